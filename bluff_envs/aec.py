@@ -1,0 +1,220 @@
+"""The AEC adapter shared by every game: all of PettingZoo's plumbing, none of the rules.
+
+A game plugs in through three objects:
+
+* a **game** (built once from the validated options): ``name``, ``config``, ``num_players``,
+  ``deck`` (a :class:`~bluff_envs.cards.DeckSpec`), ``action_names``, ``layout`` (an
+  :class:`~bluff_envs.layout.ObservationLayout`), ``new_state(cards, rng)`` and
+  ``new_view(state)``;
+* a **state** (the rules): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
+  ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
+* a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray``.
+
+The adapter builds the spaces once, turns ``legal_actions`` into masks (all zeros for an agent
+that is not to act), validates actions and reset options (``ValueError``), hands out rewards at
+the end and removes agents through ``None`` steps as PettingZoo prescribes.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+
+class CardGameEnv(AECEnv):
+    """Base of every ``raw_env``; a subclass only names its ``game_class`` and ``metadata``."""
+
+    metadata: dict[str, Any] = {
+        "name": "card_game",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    game_class: type
+
+    def __init__(self, render_mode: str | None = None, **options: Any):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode={render_mode!r} is not supported; use one of "
+                f"{self.metadata['render_modes']} or None"
+            )
+        self.render_mode = render_mode
+        self.game = self.game_class(**options)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        num_actions = len(self.game.action_names)
+        action_space = spaces.Discrete(num_actions)
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.game.layout.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+            }
+        )
+        self.action_spaces = {a: action_space for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self._zero_mask = np.zeros(num_actions, np.int8)
+        self._mask = self._zero_mask
+        self._mask_valid = False
+        self._legal = None
+        self.state = None
+        self.view = None
+
+    # -- PettingZoo API -------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def observation_layout(self):
+        """Named slices of ``observe(agent)["observation"]``."""
+        return self.game.layout
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or not hasattr(self, "_np_random") or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        cards = self._cards_from(options)
+        self.state = self.game.new_state(cards, self._np_random)
+        self.view = self.game.new_view(self.state)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._mask_valid = False
+        self.agent_selection = self.possible_agents[self.state.current_player]
+        if self.state.is_over:  # a game may be decided by the deal itself
+            self._finish()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        if agent == self.agent_selection and not self.state.is_over:
+            mask = self._current_mask().copy()
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": self.view.observation(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._check_legal(agent, action)
+        state = self.state
+        events = state.apply(int(action))
+        if events:
+            self.view.record(events)
+        self._mask_valid = False
+        if state.is_over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.state is None:
+            text = f"{self.metadata['name']}: call reset() first"
+        else:
+            text = self.state.render_text(self._seat[self.agent_selection])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- conveniences for agents and tools ------------------------------------------------
+
+    def action_name(self, action: int) -> str:
+        """The readable name of an action, e.g. ``"add K"`` or ``"doubt"``."""
+        names = self.game.action_names
+        if not 0 <= int(action) < len(names):
+            raise ValueError(f"action {action} is out of range 0..{len(names) - 1}")
+        return names[int(action)]
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return self.game.action_names
+
+    def legal_actions(self) -> list[int]:
+        """The actions open to ``agent_selection`` (empty once the game is over)."""
+        if self.state.is_over:
+            return []
+        return list(self.state.legal_actions())
+
+    def public_view(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` knows, decoded field by field from its own observation."""
+        return self.game.layout.decode(self.view.observation(self._seat[agent]))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _current_mask(self) -> np.ndarray:
+        if not self._mask_valid:
+            legal = self.state.legal_actions()
+            if legal is not self._legal:  # rules may hand back one constant tuple per phase
+                mask = self._zero_mask.copy()
+                mask.put(legal, 1)
+                self._mask, self._legal = mask, legal
+            self._mask_valid = True
+        return self._mask
+
+    def _check_legal(self, agent: str, action: Any) -> None:
+        mask = self._current_mask()
+        try:
+            index = int(action)
+            ok = index == action and 0 <= index < len(mask) and mask[index]
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            legal = ", ".join(f"{a} ({self.game.action_names[a]})" for a in np.flatnonzero(mask))
+            shown = action
+            if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(mask):
+                shown = f"{int(action)} ({self.game.action_names[int(action)]})"
+            raise ValueError(f"illegal action {shown} for {agent}; legal actions now: {legal}")
+
+    def _finish(self) -> None:
+        state = self.state
+        returns = state.returns()
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(returns[seat])
+        ended = self.truncations if state.truncated else self.terminations
+        for agent in self.agents:
+            ended[agent] = True
+        self._accumulate_rewards()
+
+    def _cards_from(self, options: dict | None) -> list[int]:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"reset options must be a dict such as {{'deck': [...]}}, not {options!r}")
+        unknown = sorted(set(options) - {"deck"})
+        if unknown:  # PettingZoo's api_test passes foreign keys; they are ignored, loudly
+            warnings.warn(f"ignoring unknown reset option(s) {unknown}; the only reset option is 'deck'")
+        if options.get("deck") is None:
+            return self.game.deck.shuffled(self._np_random)
+        return self.game.deck.parse(options["deck"])
+
+
+def wrap(raw: AECEnv) -> AECEnv:
+    """PettingZoo's standard wrappers, as its classic environments apply them."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,64 @@
+"""Named slices of an observation vector, so that code and readers share one layout."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import numpy as np
+
+
+class ObservationLayout(Mapping):
+    """An ordered mapping ``name -> slice`` with each field's scale.
+
+    Every feature is stored divided by its scale so that observations stay in ``[0, 1]``;
+    :meth:`decode` multiplies back, giving counts as whole numbers again.
+    """
+
+    def __init__(self) -> None:
+        self._slices: dict[str, slice] = {}
+        self._scales: dict[str, float] = {}
+        self._docs: dict[str, str] = {}
+        self.size = 0
+
+    def add(self, name: str, size: int, scale: float = 1.0, doc: str = "") -> int:
+        """Append a field of ``size`` entries; returns its offset."""
+        if name in self._slices:
+            raise ValueError(f"duplicate observation field {name!r}")
+        offset = self.size
+        self._slices[name] = slice(offset, offset + size)
+        self._scales[name] = float(scale)
+        self._docs[name] = doc
+        self.size += size
+        return offset
+
+    def __getitem__(self, name: str) -> slice:
+        return self._slices[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._slices)
+
+    def __len__(self) -> int:
+        return len(self._slices)
+
+    def scale(self, name: str) -> float:
+        return self._scales[name]
+
+    def doc(self, name: str) -> str:
+        return self._docs[name]
+
+    def decode(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """Each field of an observation, back in its natural units (counts, one-hots)."""
+        out = {}
+        for name, sl in self._slices.items():
+            values = observation[sl].astype(np.float64) * self._scales[name]
+            out[name] = np.rint(values) if self._scales[name] != 1.0 else values
+        return out
+
+    def describe(self) -> str:
+        """One line per field: name, index range, scale and meaning."""
+        rows = []
+        for name, sl in self._slices.items():
+            scale = self._scales[name]
+            scaled = f" (÷{scale:g})" if scale != 1.0 else ""
+            rows.append(f"{name:<22} [{sl.start}:{sl.stop}]{scaled}  {self._docs[name]}")
+        return "\n".join(rows)
