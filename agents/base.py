@@ -1,0 +1,71 @@
+"""The one protocol every agent follows, learned or not.
+
+An agent is built for one game (:class:`GameInfo`) with a seed, and asked for an action with
+the acting player's observation (the env's dict with ``observation`` and ``action_mask``) and,
+optionally, that player's decoded public view (``env.unwrapped.public_view(agent)``, the same
+information as the observation, field by field). It must return a legal action and be
+deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bluff_envs.layout import ObservationLayout
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What an agent may know about the game it plays: never the environment's internals."""
+
+    name: str  # e.g. "i_doubt_it"
+    num_players: int
+    action_names: tuple[str, ...]
+    layout: ObservationLayout
+    config: Any  # the game's frozen, validated options
+
+    @classmethod
+    def of(cls, env) -> GameInfo:
+        """From any of our environments, wrapped or raw."""
+        game = env.unwrapped.game
+        return cls(
+            name=game.name.removesuffix("_v0"),
+            num_players=game.num_players,
+            action_names=tuple(game.action_names),
+            layout=game.layout,
+            config=game.config,
+        )
+
+    def action(self, name: str) -> int:
+        """The action called ``name`` (e.g. ``"doubt"``)."""
+        return self.action_names.index(name)
+
+
+class Agent:
+    """Base class: holds the game and a seeded generator; subclasses implement :meth:`act`."""
+
+    name = "agent"
+
+    def __init__(self, game: GameInfo, seed: int | None = None):
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: dict[str, np.ndarray] | None = None) -> int:
+        raise NotImplementedError
+
+    def decode(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The public view from the observation, for agents not handed one."""
+        return self.game.layout.decode(observation["observation"])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
+    return np.flatnonzero(observation["action_mask"])

@@ -1,0 +1,74 @@
+"""Agents by spec string: ``random``, a game's heuristic names, ``ppo:<checkpoint>``.
+
+Heuristics register themselves per game with :func:`register`; loaders of learned agents
+(``ppo:``, ``rllib:``) register a prefix with :func:`register_loader`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+
+from agents.base import Agent, GameInfo
+from agents.random_agent import RandomAgent
+
+_HEURISTICS: dict[str, dict[str, type[Agent]]] = {}
+_LOADERS: dict[str, str] = {
+    # prefix -> "module:function(spec_rest, game, seed) -> Agent", imported on first use
+    "ppo": "agents.ppo_agent:load",
+    "rllib": "agents.rllib_agent:load",
+}
+# heuristic modules per game, imported on first use
+_HEURISTIC_MODULES = {
+    "i_doubt_it": "agents.heuristics.i_doubt_it",
+    "believe_it_or_not": "agents.heuristics.believe_it_or_not",
+    "seven_spades": "agents.heuristics.seven_spades",
+    "tarneeb": "agents.heuristics.tarneeb",
+}
+
+
+def register(game: str, name: str) -> Callable[[type[Agent]], type[Agent]]:
+    """Class decorator: make a heuristic available as spec ``name`` for ``game``."""
+
+    def add(cls: type[Agent]) -> type[Agent]:
+        _HEURISTICS.setdefault(game, {})[name] = cls
+        cls.name = name
+        return cls
+
+    return add
+
+
+def register_loader(prefix: str, target: str) -> None:
+    _LOADERS[prefix] = target
+
+
+def heuristics(game: str) -> dict[str, type[Agent]]:
+    """The heuristic agents of ``game`` by spec name."""
+    module = _HEURISTIC_MODULES.get(game)
+    if module is not None and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)
+    return dict(_HEURISTICS.get(game, {}))
+
+
+def agent_names(game: str) -> list[str]:
+    return ["random", *heuristics(game)]
+
+
+def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` for ``game``; ``ValueError`` for an unknown spec."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent spec must be a non-empty string, not {spec!r}")
+    if ":" in spec:
+        prefix, rest = spec.split(":", 1)
+        if prefix not in _LOADERS:
+            raise ValueError(f"unknown agent kind {prefix!r} in {spec!r}; kinds: {', '.join(_LOADERS)}")
+        module, function = _LOADERS[prefix].split(":")
+        return getattr(importlib.import_module(module), function)(rest, game, seed)
+    if spec == "random":
+        return RandomAgent(game, seed)
+    table = heuristics(game.name)
+    if spec not in table:
+        known = ", ".join(["random", *table, *(f"{p}:<path>" for p in _LOADERS)])
+        raise ValueError(f"unknown agent {spec!r} for {game.name}; agents: {known}")
+    return table[spec](game, seed)

@@ -1,0 +1,1 @@
+"""Experiments: configs, the command line, tournaments and the benchmark runner."""
