@@ -1,0 +1,14 @@
+"""Self-play training of MaskablePPO agents for every game (``bluff train``).
+
+* :mod:`~agents.training.learner_env`: one seat of a game as a Gymnasium environment, the other
+  seats played by opponents inside ``step()``;
+* :mod:`~agents.training.pool`: the opponent pool (fixed agents, learner snapshots; uniform,
+  latest-biased or PFSP sampling);
+* :mod:`~agents.training.config`: the typed, validated training config (YAML);
+* :mod:`~agents.training.train`: the training loop (evaluation, TensorBoard, checkpoints,
+  resume, progress);
+* :mod:`~agents.training.checkpoint` and :mod:`~agents.training.frozen_policy`: what a run saves,
+  and how a saved policy plays (``ppo:<checkpoint>`` agents, see :mod:`agents.ppo_agent`).
+
+Importing this package loads neither PyTorch nor Stable-Baselines3; ``train`` and ``vec`` do.
+"""

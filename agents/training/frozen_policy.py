@@ -1,0 +1,111 @@
+"""A trained policy frozen into numpy arrays: fast to run, cheap to ship, no torch needed.
+
+Opponent snapshots in the self-play pool and ``ppo:<checkpoint>`` agents both play through
+:class:`FrozenPolicy`. For one observation at a time a small numpy MLP is several times faster
+than a torch forward pass, and its weights pickle in a few hundred kilobytes, so snapshots travel
+to subprocess environments cheaply and checkpoints play without loading PyTorch at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+ACTIVATIONS = ("tanh", "relu")
+_MASKED = np.float32(-1e8)  # what MaskableCategorical puts on illegal logits
+
+
+class FrozenPolicy:
+    """The actor half of an SB3 ``MlpPolicy``: hidden layers, then action logits.
+
+    ``weights[i]`` has shape ``(in, out)`` (already transposed from torch's ``(out, in)``), the
+    last pair being the action head. :meth:`act` masks illegal actions exactly as sb3-contrib's
+    ``MaskableCategorical`` does, so the deterministic choice is the one ``MaskablePPO.predict``
+    would make.
+    """
+
+    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "tanh"):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation {activation!r} is not supported; use one of {ACTIVATIONS}")
+        if len(weights) != len(biases) or not weights:
+            raise ValueError("a frozen policy needs one bias per weight matrix and at least one layer")
+        self.weights = [np.ascontiguousarray(w, np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, np.float32) for b in biases]
+        self.activation = activation
+        self.observation_size = self.weights[0].shape[0]
+        self.num_actions = self.weights[-1].shape[1]
+
+    # -- running --------------------------------------------------------------------------
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked action logits for one observation (or a batch, rows = observations)."""
+        x = np.asarray(observation, np.float32)
+        last = len(self.weights) - 1
+        squash = np.tanh if self.activation == "tanh" else _relu
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w + b
+            if i < last:
+                x = squash(x)
+        return x
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None) -> int:
+        """The legal action with the highest logit, or (given ``rng``) one sampled from the
+        masked softmax, as the policy does while it trains."""
+        logits = np.where(mask.astype(bool), self.logits(observation), _MASKED)
+        if rng is None:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        cumulative = np.cumsum(p)
+        return int(min(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"), len(p) - 1))
+
+    # -- conversions ----------------------------------------------------------------------
+
+    @classmethod
+    def from_sb3(cls, policy, activation: str) -> FrozenPolicy:
+        """Freeze the actor of a (Maskable)ActorCriticPolicy with a flatten feature extractor."""
+        state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
+        return cls.from_state_dict(state, activation)
+
+    @classmethod
+    def from_state_dict(cls, state: Mapping[str, np.ndarray], activation: str) -> FrozenPolicy:
+        """From SB3 ``MlpPolicy`` parameter arrays (``mlp_extractor.policy_net.<i>.weight`` …,
+        ``action_net.weight``)."""
+        layers = sorted(
+            int(key.split(".")[2]) for key in state if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
+        )
+        weights = [state[f"mlp_extractor.policy_net.{i}.weight"].T for i in layers] + [state["action_net.weight"].T]
+        biases = [state[f"mlp_extractor.policy_net.{i}.bias"] for i in layers] + [state["action_net.bias"]]
+        return cls(weights, biases, activation)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Named arrays for ``np.savez``; :meth:`from_arrays` restores the policy."""
+        arrays = {"activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> FrozenPolicy:
+        return cls(*_split(arrays))
+
+    def __getstate__(self):
+        return self.to_arrays()
+
+    def __setstate__(self, arrays):
+        self.__init__(*_split(arrays))
+
+    def __repr__(self) -> str:
+        sizes = [self.observation_size] + [w.shape[1] for w in self.weights]
+        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation})"
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0, out=x)
+
+
+def _split(arrays):
+    count = sum(1 for key in arrays if key.startswith("w"))
+    weights = [np.asarray(arrays[f"w{i}"]) for i in range(count)]
+    biases = [np.asarray(arrays[f"b{i}"]) for i in range(count)]
+    return weights, biases, str(arrays["activation"])

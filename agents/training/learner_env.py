@@ -1,0 +1,206 @@
+"""One seat of a multi-player game as a single-agent Gymnasium environment.
+
+:class:`LearnerEnv` wraps any of our games (its ``raw_env``, the fast path). Each episode the
+learner owns one seat, rotating from episode to episode; every other seat is played inside
+``step()`` by opponents drawn from a pool (:mod:`agents.training.pool`). What the learner gets
+is exactly what it would get as a player:
+
+* the observation and action mask of its own seat, at its own decisions only;
+* its own rewards, summed from one of its decisions to its next, so that a reward earned while
+  the opponents play (above all the final reward when *another* player ends the game) reaches
+  the decision that led to it. PettingZoo's SB3 tutorial wrapper instead returns the reward of
+  whichever agent just acted and hands the next observation of a *different* agent to the
+  learner; neither happens here;
+* ``terminated`` when the game ends by its rules, ``truncated`` when it hits ``max_turns``, so
+  SB3 bootstraps truncated episodes as it should.
+
+In a partnership game (Tarneeb: players 0 and 2 against 1 and 3) the partner seat is, by
+``partner``: ``"self"``, the learner itself (its current policy decides for both seats, and
+both seats' decisions are training steps; the partnership's reward is counted once), ``"pool"``
+(drawn like an opponent) or a fixed agent spec.
+
+:meth:`action_masks` serves MaskablePPO. Every ``info`` also carries the next mask under
+``"action_mask"`` (see :class:`agents.training.vec.MaskFromInfo`, which saves subprocess round
+trips), and the last step of an episode carries ``info["selfplay"]``: the learner's seat, its
+total reward and the ids of the opponents it met.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import bluff_envs
+from agents.base import GameInfo
+from agents.training.pool import Opponents
+
+# games played by two fixed partnerships: partners are the seats equal modulo this number
+PARTNERSHIP_MODULUS = {"tarneeb": 2}
+MAX_REDEALS = 100  # deals in a row that end before the learner acts (a misconfigured game)
+
+
+def partners(game: GameInfo, seat: int) -> list[int]:
+    """The seats that share ``seat``'s reward, other than itself."""
+    modulus = PARTNERSHIP_MODULUS.get(game.name)
+    if modulus is None:
+        return []
+    return [p for p in range(game.num_players) if p != seat and (p - seat) % modulus == 0]
+
+
+class LearnerEnv(gym.Env):
+    """A Gymnasium environment in which the learner plays one seat of ``game``.
+
+    ``opponents``: agent specs drawn uniformly (``["random", ...]``), ready :class:`Agent`
+    objects, or an :meth:`OpponentPool.payload`. ``seat``: ``"rotate"`` (episode ``k`` plays
+    seat ``(first_seat + k) % n``) or a fixed seat index. ``per_seat``: draw an opponent for
+    each seat (a mixed field) rather than one for all of them.
+
+    ``reset(options=...)`` accepts ``deck`` (a fixed deal, as the games' own ``reset``) and
+    ``seat`` (the learner's seat this episode; the rotation goes on from it).
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        opponents: dict | Sequence = ("random",),
+        *,
+        seat: int | str = "rotate",
+        partner: str = "self",
+        per_seat: bool = True,
+        first_seat: int = 0,
+        seed: int | None = None,
+    ):
+        self.raw = bluff_envs.make(game, raw=True, **(options or {}))
+        self.game = GameInfo.of(self.raw)
+        n = self.game.num_players
+        if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"seat={seat!r} must be 'rotate' or a seat index from 0 to {n - 1}")
+        if not isinstance(partner, str) or not partner:
+            raise ValueError(f"partner={partner!r} must be 'self', 'pool' or an agent spec")
+        self.seat_rule = seat
+        self.partner = partner
+        self.per_seat = per_seat
+        self.agent_names = list(self.raw.possible_agents)
+        space = self.raw.observation_space(self.agent_names[0])
+        self.observation_space = space["observation"]
+        self.action_space = self.raw.action_space(self.agent_names[0])
+        self.rng = np.random.default_rng(seed)
+        self._first_game_seed = seed
+        self.opponents = Opponents(self.game, opponents, self.rng)
+        self._partner_agent = None
+        if partner not in ("self", "pool") and any(partners(self.game, s) for s in range(n)):
+            from agents.registry import make_agent
+
+            self._partner_agent = make_agent(partner, self.game, int(self.rng.integers(2**31)))
+        self._next_seat = first_seat % n
+        self._mask = np.zeros(self.action_space.n, np.int8)
+        self.seat = 0
+        self.episodes = 0
+
+    # -- Gymnasium API --------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        if seed is not None:
+            self.rng = self.opponents.rng = np.random.default_rng(seed)
+            self._first_game_seed = seed
+        forced_seat = options.pop("seat", None)
+        for _ in range(MAX_REDEALS):
+            self._deal(forced_seat, options)
+            if not self._play_others():
+                observation = self._observe()
+                return observation, {"action_mask": self._mask}
+            if "deck" in options:
+                raise ValueError("the fixed deal given to reset() ends the game before the learner's first decision")
+        raise RuntimeError(f"{MAX_REDEALS} deals in a row ended before the learner could act")
+
+    def step(self, action):
+        raw = self.raw
+        raw.step(int(action))
+        over = self._play_others()
+        total = raw._cumulative_rewards[self._learner]  # the learner's reward so far this episode
+        reward = total - self._credited
+        self._credited = total
+        if not over:
+            return self._observe(), reward, False, False, {"action_mask": self._mask}
+        self._mask = np.zeros_like(self._mask)
+        truncated = bool(raw.truncations[self._learner])
+        info = {
+            "action_mask": self._mask,
+            "selfplay": {"seat": self.seat, "reward": float(total), "opponents": self._opponent_ids, "truncated": truncated},
+        }
+        observation = raw.view.observation(self.seat)
+        return observation, reward, not truncated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner's current decision (MaskablePPO's hook)."""
+        return self._mask
+
+    def set_opponents(self, payload: dict | Sequence) -> None:
+        """New pool members and probabilities; they take effect from the next episode."""
+        self.opponents.update(payload)
+
+    def close(self) -> None:
+        self.raw.close()
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _deal(self, forced_seat: int | None, options: dict) -> None:
+        n = self.game.num_players
+        if forced_seat is not None:
+            if not (isinstance(forced_seat, int) and 0 <= forced_seat < n):
+                raise ValueError(f"reset option seat={forced_seat!r} must be a seat index from 0 to {n - 1}")
+            self.seat = forced_seat
+        elif self.seat_rule == "rotate":
+            self.seat = self._next_seat
+        else:
+            self.seat = self.seat_rule
+        self._next_seat = (self.seat + 1) % n
+        self.episodes += 1
+        seats = {self.seat: None}
+        mates = partners(self.game, self.seat)
+        if self.partner == "self":
+            seats.update({p: None for p in mates})
+        elif self._partner_agent is not None:
+            seats.update({p: self._partner_agent for p in mates})
+        self._learner = self.agent_names[self.seat]
+        self._learner_agents = {self.agent_names[s] for s, agent in seats.items() if agent is None}
+        self._seat_agents = {self.agent_names[s]: agent for s, agent in seats.items() if agent is not None}
+        field = [self.opponents.draw()] if not self.per_seat else []
+        ids = []
+        for s in range(n):
+            if s in seats:
+                continue
+            member = self.opponents.draw() if self.per_seat else field[0]
+            self._seat_agents[self.agent_names[s]] = self.opponents.agent(member, s)
+            ids.append(member.id)
+        self._opponent_ids = ids
+        game_seed, self._first_game_seed = self._first_game_seed, None
+        self.raw.reset(seed=game_seed, options=options or None)
+        self._credited = 0.0
+
+    def _play_others(self) -> bool:
+        """Let the other seats act until one of the learner's seats must decide; True if the
+        game ended first."""
+        raw = self.raw
+        learners, seat_agents = self._learner_agents, self._seat_agents
+        terminations, truncations = raw.terminations, raw.truncations
+        while True:
+            agent = raw.agent_selection
+            if terminations[agent] or truncations[agent]:
+                return True
+            if agent in learners:
+                return False
+            raw.step(seat_agents[agent].act(raw.observe(agent)))
+
+    def _observe(self) -> np.ndarray:
+        observed = self.raw.observe(self.raw.agent_selection)
+        self._mask = observed["action_mask"]
+        return observed["observation"]

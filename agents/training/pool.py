@@ -1,0 +1,210 @@
+"""The self-play opponent pool: fixed agents and frozen snapshots of the learner.
+
+:class:`OpponentPool` lives in the training process. It holds the members (fixed agents named by
+spec, e.g. ``random`` or a heuristic, and snapshots of the learner taken every K steps), keeps
+the learner's recent results against each, and turns them into sampling probabilities:
+
+* ``uniform``: every member alike;
+* ``latest``: the newest snapshot gets ``latest_share`` of the probability, the other members
+  share the rest evenly (uniform until the first snapshot exists);
+* ``pfsp``: prioritised fictitious self-play: member ``m`` is drawn with weight
+  ``(1 - score_m) ** pfsp_power`` (plus a small floor so nobody is forgotten), where
+  ``score_m`` is the learner's mean score over its recent games against ``m`` (win 1, draw 0.5,
+  loss 0; 0.5 before any game). The members the learner does worst against come up most.
+
+Environments, possibly in other processes, get :meth:`OpponentPool.payload` (members and
+probabilities) and draw from it with an :class:`Opponents` table of their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent, GameInfo
+from agents.training.frozen_policy import FrozenPolicy
+
+SAMPLING = ("uniform", "latest", "pfsp")
+PFSP_FLOOR = 0.02  # every member keeps some chance, so its score stays current
+
+
+@dataclass(frozen=True)
+class Member:
+    """One opponent of the pool: a fixed agent spec, a snapshot of the learner, or (in-process
+    use: tests, custom opponents) a ready agent object that plays every seat it is drawn for."""
+
+    id: str
+    spec: str | None = None
+    policy: FrozenPolicy | None = None
+    step: int | None = None  # when the snapshot was taken
+    agent: Agent | None = None
+
+    @property
+    def is_snapshot(self) -> bool:
+        return self.policy is not None
+
+
+def score_of(reward: float) -> float:
+    """The learner's result in one game as a PFSP score: win 1, draw 0.5, loss 0."""
+    return 1.0 if reward > 0 else 0.0 if reward < 0 else 0.5
+
+
+class OpponentPool:
+    def __init__(
+        self,
+        fixed: Sequence[str] = ("random",),
+        sampling: str = "uniform",
+        *,
+        latest_share: float = 0.5,
+        pfsp_power: float = 2.0,
+        max_snapshots: int = 10,
+        results_window: int = 200,
+    ):
+        if sampling not in SAMPLING:
+            raise ValueError(f"opponent sampling {sampling!r} is not known; use one of {', '.join(SAMPLING)}")
+        if not 0.0 <= latest_share <= 1.0:
+            raise ValueError(f"latest_share={latest_share} must be between 0 and 1")
+        if not fixed and max_snapshots < 1:
+            raise ValueError("the opponent pool is empty: give fixed agents or allow snapshots")
+        if len(set(fixed)) != len(fixed):
+            raise ValueError(f"fixed opponents are listed twice: {list(fixed)}")
+        self.sampling = sampling
+        self.latest_share = latest_share
+        self.pfsp_power = pfsp_power
+        self.max_snapshots = max_snapshots
+        self.results_window = results_window
+        self.members: list[Member] = [Member(spec, spec=spec) for spec in fixed]
+        self.results: dict[str, deque[float]] = {m.id: deque(maxlen=results_window) for m in self.members}
+
+    # -- membership ---------------------------------------------------------------------------
+
+    @property
+    def snapshots(self) -> list[Member]:
+        return [m for m in self.members if m.is_snapshot]
+
+    def add_snapshot(self, policy: FrozenPolicy, step: int) -> Member:
+        """Freeze the learner at ``step``; the oldest snapshot leaves beyond ``max_snapshots``."""
+        member = Member(f"snapshot@{step}", policy=policy, step=step)
+        self.members = [m for m in self.members if m.id != member.id] + [member]
+        self.results[member.id] = deque(maxlen=self.results_window)
+        while len(self.snapshots) > self.max_snapshots:
+            oldest = self.snapshots[0]
+            self.members.remove(oldest)
+            del self.results[oldest.id]
+        return member
+
+    # -- results and sampling -----------------------------------------------------------------
+
+    def record(self, member_ids: Iterable[str], reward: float) -> None:
+        """The learner's final reward in a game against these members (those still in the pool)."""
+        score = score_of(reward)
+        for member_id in set(member_ids):
+            if member_id in self.results:
+                self.results[member_id].append(score)
+
+    def score(self, member_id: str) -> float:
+        results = self.results[member_id]
+        return float(np.mean(results)) if results else 0.5
+
+    def games(self, member_id: str) -> int:
+        return len(self.results[member_id])
+
+    def probabilities(self) -> np.ndarray:
+        n = len(self.members)
+        if n == 0:
+            raise ValueError("the opponent pool is empty")
+        if self.sampling == "pfsp":
+            weights = np.array([(1.0 - self.score(m.id)) ** self.pfsp_power for m in self.members]) + PFSP_FLOOR
+            return weights / weights.sum()
+        probabilities = np.full(n, 1.0 / n)
+        snapshots = [i for i, m in enumerate(self.members) if m.is_snapshot]
+        if self.sampling == "latest" and snapshots and n > 1:
+            probabilities[:] = (1.0 - self.latest_share) / (n - 1)
+            probabilities[snapshots[-1]] = self.latest_share
+        return probabilities
+
+    def payload(self) -> dict:
+        """What an environment needs to draw opponents: members and their probabilities."""
+        return {"members": list(self.members), "probabilities": self.probabilities().tolist()}
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def state(self) -> tuple[str, dict[str, np.ndarray]]:
+        """The pool as JSON (members, recent results) and arrays (snapshot weights)."""
+        arrays = {}
+        entries = []
+        for index, m in enumerate(self.members):
+            entries.append({"id": m.id, "spec": m.spec, "step": m.step, "results": list(self.results[m.id])})
+            if m.is_snapshot:
+                arrays.update({f"s{index}_{key}": value for key, value in m.policy.to_arrays().items()})
+        return json.dumps({"members": entries}), arrays
+
+    def load_state(self, text: str, arrays: dict[str, np.ndarray]) -> None:
+        """Restore members and results saved by :meth:`state` (the sampling settings stay)."""
+        self.members, self.results = [], {}
+        for index, entry in enumerate(json.loads(text)["members"]):
+            if entry["spec"] is not None:
+                member = Member(entry["id"], spec=entry["spec"])
+            else:
+                prefix = f"s{index}_"
+                own = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+                member = Member(entry["id"], policy=FrozenPolicy.from_arrays(own), step=entry["step"])
+            self.members.append(member)
+            self.results[member.id] = deque(entry["results"], maxlen=self.results_window)
+
+
+class Opponents:
+    """An environment's copy of the pool: draws members and builds (and keeps) their agents.
+
+    Fixed members become agents through :func:`agents.make_agent`; snapshots become
+    :class:`~agents.ppo_agent.PPOAgent` that sample from their policy. One agent is kept per
+    member and seat, each seeded from this table's generator.
+    """
+
+    def __init__(self, game: GameInfo, payload: dict | Sequence[str], rng: np.random.Generator):
+        self.game = game
+        self.rng = rng
+        self._agents: dict[tuple[str, int], Agent] = {}
+        self.update(payload)
+
+    def update(self, payload: dict | Sequence[str | Agent]) -> None:
+        """New members and probabilities (a list of specs or agents means: these, uniformly)."""
+        if not isinstance(payload, dict):
+            members = [Member(a.name, agent=a) if isinstance(a, Agent) else Member(a, spec=a) for a in payload]
+            payload = {"members": members, "probabilities": [1.0] * len(members)}
+        if "members" in payload:  # otherwise: the same members, new probabilities
+            self.members: list[Member] = list(payload["members"])
+            if not self.members:
+                raise ValueError("the opponent pool is empty")
+            current = {m.id for m in self.members}
+            self._agents = {key: agent for key, agent in self._agents.items() if key[0] in current}
+        p = np.asarray(payload["probabilities"], np.float64)
+        if len(p) != len(self.members) or not (p >= 0).all() or p.sum() <= 0:
+            raise ValueError(f"opponent probabilities {p.tolist()} do not fit the {len(self.members)} pool members")
+        self.cumulative = np.cumsum(p / p.sum())
+
+    def draw(self) -> Member:
+        index = int(np.searchsorted(self.cumulative, self.rng.random() * self.cumulative[-1], side="right"))
+        return self.members[min(index, len(self.members) - 1)]
+
+    def agent(self, member: Member, seat: int) -> Agent:
+        if member.agent is not None:
+            return member.agent
+        key = (member.id, seat)
+        agent = self._agents.get(key)
+        if agent is None:
+            seed = int(self.rng.integers(2**31))
+            if member.is_snapshot:
+                from agents.ppo_agent import PPOAgent
+
+                agent = PPOAgent(self.game, member.policy, seed, sample=True, name=member.id)
+            else:
+                from agents.registry import make_agent
+
+                agent = make_agent(member.spec, self.game, seed)
+            self._agents[key] = agent
+        return agent

@@ -1,0 +1,379 @@
+"""Self-play training with sb3-contrib's MaskablePPO, from a :class:`TrainConfig` to a run directory.
+
+A run directory holds everything a run wrote::
+
+    config.yaml        the resolved config (every default filled in)
+    run.json           seeds, library versions, and one entry per session (start, resume)
+    train.log          the progress lines (steps, speed, ETA, self-play and eval results)
+    logs/              TensorBoard event files and one progress_<session>.csv per session
+    evals.jsonl        one line per evaluation against the baselines
+    checkpoints/       step_<steps>.zip: resumable models with metadata (see checkpoint.py)
+    result.json        written at the end: final checkpoint, steps, last evaluation
+
+The loop: ``num_envs`` learner environments play against opponents drawn from the pool; every
+``opponents.snapshot_every`` steps the current policy joins the pool as a frozen snapshot;
+every ``eval.every`` steps the learner (deterministic) plays the evaluation field on duplicate
+deals; every ``checkpoint.every`` steps a checkpoint is written. All of that happens between
+rollouts, when the policy is not changing. ``resume=True`` continues from the newest
+checkpoint: the model, its step count, the opponent pool and its results.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.base import GameInfo
+from agents.training import checkpoint
+from agents.training.config import TrainConfig, config_from_dict
+from agents.training.evaluate import EvalResult, evaluate
+from agents.training.frozen_policy import FrozenPolicy
+from agents.training.pool import OpponentPool
+
+RECENT_GAMES = 500  # self-play results shown in the progress line and TensorBoard
+PROGRESS_EVERY_S = 15.0
+
+
+class RunDirError(ValueError):
+    """The run directory does not fit the request (a finished run, a different config, …)."""
+
+
+def default_run_dir(config_path: str | Path, config: TrainConfig) -> Path:
+    """``runs/train/<config name>_seed<seed>``: the same place again for ``--resume``."""
+    return Path("runs") / "train" / f"{Path(config_path).stem}_seed{config.seed}"
+
+
+def train(config: TrainConfig, run_dir: str | Path, *, resume: bool = False, echo: Callable[[str], None] = print) -> Path:
+    """Train (or resume) in ``run_dir``; returns the final checkpoint."""
+    return Trainer(config, Path(run_dir), resume=resume, echo=echo).run()
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig, run_dir: Path, *, resume: bool, echo: Callable[[str], None]):
+        self.run_dir = run_dir
+        self.echo = echo
+        self.config = self._prepare_run_dir(config, resume)
+        self.resume_from = checkpoint.latest(run_dir) if resume else None
+        c = self.config
+        import bluff_envs
+
+        self.game = GameInfo.of(bluff_envs.make(c.game.name, raw=True, **c.game.options))
+        self.pool = OpponentPool(
+            c.opponents.fixed,
+            c.opponents.sampling,
+            latest_share=c.opponents.latest_share,
+            pfsp_power=c.opponents.pfsp_power,
+            max_snapshots=c.opponents.max_snapshots,
+            results_window=c.opponents.results_window,
+        )
+        self.last_eval: EvalResult | None = None
+
+    # -- the run directory --------------------------------------------------------------------
+
+    def _prepare_run_dir(self, config: TrainConfig, resume: bool) -> TrainConfig:
+        saved = self.run_dir / "config.yaml"
+        if resume and saved.exists():
+            before = config_from_dict(yaml.safe_load(saved.read_text()), source=str(saved))
+            differences = _differences(before.to_dict(), config.to_dict())
+            differences = [k for k in differences if k != "total_steps"]  # a run may be extended
+            if differences:
+                raise RunDirError(
+                    f"{self.run_dir} was started with another config ({', '.join(differences)} differ); "
+                    "resume it with the same config, or train into another --out directory"
+                )
+        elif not resume and checkpoint.latest(self.run_dir) is not None:
+            raise RunDirError(f"{self.run_dir} already holds a training run; pass --resume to continue it, or choose another --out")
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        saved.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+        return config
+
+    def _log_session(self, steps: int, env_seed: int) -> int:
+        path = self.run_dir / "run.json"
+        run = json.loads(path.read_text()) if path.exists() else {"seed": self.config.seed, "sessions": []}
+        run["versions"] = checkpoint.library_versions()
+        run["sessions"].append(
+            {
+                "started": _now(),
+                "resumed_from": str(self.resume_from) if self.resume_from else None,
+                "steps_at_start": steps,
+                "env_seed": env_seed,
+                "command": " ".join(sys.argv),
+            }
+        )
+        path.write_text(json.dumps(run, indent=2))
+        return len(run["sessions"])
+
+    def say(self, line: str) -> None:
+        self.echo(line)
+        with open(self.run_dir / "train.log", "a") as log:
+            log.write(f"{_now()} {line}\n")
+
+    # -- training -------------------------------------------------------------------------------
+
+    def run(self) -> Path:
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        c = self.config
+        torch.set_num_threads(c.torch_threads)
+        steps_done = 0
+        if self.resume_from is not None:
+            meta = checkpoint.read_metadata(self.resume_from)
+            steps_done = meta["num_timesteps"]
+            self._load_pool(self.resume_from)
+        if steps_done >= c.total_steps:
+            self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
+            return self.resume_from
+        env_seed = c.seed + steps_done  # a resumed run deals new games, not the first ones again
+        session = self._log_session(steps_done, env_seed)
+        venv = self._make_vec_env(env_seed)
+        try:
+            if self.resume_from is not None:
+                model = MaskablePPO.load(self.resume_from, env=venv, device="cpu")
+                self.say(f"resuming from {self.resume_from.name} at step {model.num_timesteps:,}")
+            else:
+                model = self._new_model(venv)
+                self.say(f"training {c.game.name} for {c.total_steps:,} steps in {self.run_dir}")
+            model.set_logger(self._logger(session))
+            callback = SelfPlayCallback(self)
+            try:
+                model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
+            except KeyboardInterrupt:
+                path = self.save(model)
+                self.say(f"interrupted at step {model.num_timesteps:,}; saved {path.name}; continue with --resume")
+                raise
+            final = self.save(model)
+            result = self.evaluate(model)
+            self._write_result(final, model.num_timesteps, result, callback)
+            return final
+        finally:
+            try:
+                venv.close()
+            except (EOFError, BrokenPipeError, ConnectionError):
+                pass
+
+    def _make_vec_env(self, seed: int):
+        from agents.training.vec import make_vec_env
+
+        c = self.config
+        return make_vec_env(
+            c.game.name,
+            c.game.options,
+            self.pool.payload(),
+            num_envs=c.num_envs,
+            seed=seed,
+            kind=c.vec_env,
+            seat=c.learner.seat,
+            partner=c.learner.partner,
+            per_seat=c.opponents.per_seat,
+        )
+
+    def _new_model(self, venv):
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        c, p = self.config, self.config.ppo
+        activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[c.network.activation]
+        return MaskablePPO(
+            "MlpPolicy",
+            venv,
+            learning_rate=p.learning_rate,
+            n_steps=p.n_steps,
+            batch_size=p.batch_size,
+            n_epochs=p.n_epochs,
+            gamma=p.gamma,
+            gae_lambda=p.gae_lambda,
+            clip_range=p.clip_range,
+            ent_coef=p.ent_coef,
+            vf_coef=p.vf_coef,
+            max_grad_norm=p.max_grad_norm,
+            target_kl=p.target_kl,
+            normalize_advantage=p.normalize_advantage,
+            policy_kwargs={"net_arch": {"pi": list(c.network.pi), "vf": list(c.network.vf)}, "activation_fn": activation},
+            seed=c.seed,
+            device="cpu",
+            verbose=0,
+        )
+
+    def _logger(self, session: int):
+        from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+
+        logs = self.run_dir / "logs"
+        logs.mkdir(exist_ok=True)
+        # one TensorBoard folder for every session, so a resumed run continues the same curves
+        return Logger(str(logs), [CSVOutputFormat(str(logs / f"progress_{session}.csv")), TensorBoardOutputFormat(str(logs))])
+
+    # -- snapshots, checkpoints, evaluation ---------------------------------------------------
+
+    def frozen(self, model) -> FrozenPolicy:
+        return FrozenPolicy.from_sb3(model.policy, self.config.network.activation)
+
+    def save(self, model) -> Path:
+        c = self.config
+        meta = {
+            **checkpoint.game_metadata(self.game),
+            "network": {"pi": list(c.network.pi), "vf": list(c.network.vf), "activation": c.network.activation},
+            "config": c.to_dict(),
+        }
+        pool_json, pool_arrays = self.pool.state()
+        extra = {"pool.json": pool_json.encode(), "pool.npz": checkpoint.npz_bytes(pool_arrays)}
+        path = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
+        checkpoint.write(model, path, meta, self.frozen(model), extra)
+        if c.checkpoint.keep:
+            for old in sorted(path.parent.glob("step_*.zip"))[: -c.checkpoint.keep]:
+                old.unlink()
+        return path
+
+    def _load_pool(self, path: Path) -> None:
+        import io
+
+        text = checkpoint.read_extra(path, "pool.json").decode()
+        with np.load(io.BytesIO(checkpoint.read_extra(path, "pool.npz"))) as arrays:
+            self.pool.load_state(text, dict(arrays))
+
+    def evaluate(self, model) -> EvalResult:
+        from agents.ppo_agent import PPOAgent
+
+        c = self.config
+        learner = PPOAgent(self.game, self.frozen(model), c.seed, name="learner")
+        started = time.perf_counter()
+        result = evaluate(c.game.name, c.game.options, learner, c.eval.opponents, c.eval.deals, c.eval.seed)
+        self.last_eval = result
+        logger = model.logger
+        logger.record("eval/win_rate", result.win_rate)
+        logger.record("eval/win_rate_low", result.win_interval[0])
+        logger.record("eval/win_rate_high", result.win_interval[1])
+        logger.record("eval/parity", result.parity)
+        logger.record("eval/mean_reward", result.mean_reward)
+        for key, value in result.behaviour.items():
+            if value is not None:
+                logger.record(f"eval/{key}", value)
+        with open(self.run_dir / "evals.jsonl", "a") as out:
+            out.write(json.dumps({"step": model.num_timesteps, "time": _now(), **result.to_dict()}) + "\n")
+        self.say(f"eval at step {model.num_timesteps:,} vs {', '.join(c.eval.opponents)}: {result.summary()} ({time.perf_counter() - started:.0f}s)")
+        return result
+
+    def _write_result(self, final: Path, steps: int, result: EvalResult, callback: SelfPlayCallback) -> None:
+        summary = {
+            "game": self.config.game.name,
+            "checkpoint": str(final),
+            "steps": steps,
+            "finished": _now(),
+            "train_seconds_this_session": round(time.time() - callback.started, 1),
+            "eval": result.to_dict(),
+        }
+        (self.run_dir / "result.json").write_text(json.dumps(summary, indent=2))
+        self.say(f"done: {steps:,} steps; final checkpoint {final}")
+
+
+class SelfPlayCallback(BaseCallback):
+    """Between rollouts: snapshots, pool probabilities, checkpoints, evaluations, progress.
+    After every step: the learner's finished games go into the pool's results."""
+
+    def __init__(self, trainer: Trainer):
+        super().__init__()
+        self.trainer = trainer
+        self.recent_rewards: deque[float] = deque(maxlen=RECENT_GAMES)
+        self.games = 0
+        self.started = time.time()
+        self.last_progress = 0.0
+
+    def _on_training_start(self) -> None:
+        self.steps_at_start = self.num_timesteps
+        self.marks = {kind: self._mark(kind) for kind in ("snapshot", "checkpoint", "eval")}
+
+    def _every(self, kind: str) -> int:
+        c = self.trainer.config
+        return {"snapshot": c.opponents.snapshot_every, "checkpoint": c.checkpoint.every, "eval": c.eval.every}[kind]
+
+    def _mark(self, kind: str) -> int:
+        every = self._every(kind)
+        return self.num_timesteps // every if every else 0
+
+    def _due(self, kind: str) -> bool:
+        if not self._every(kind) or self._mark(kind) <= self.marks[kind]:
+            return False
+        self.marks[kind] = self._mark(kind)
+        return True
+
+    def _on_rollout_start(self) -> None:
+        trainer, pool = self.trainer, self.trainer.pool
+        if self._due("snapshot"):
+            pool.add_snapshot(trainer.frozen(self.model), self.num_timesteps)
+            self.training_env.env_method("set_opponents", pool.payload())
+        elif pool.sampling == "pfsp":
+            self.training_env.env_method("set_opponents", {"probabilities": pool.probabilities().tolist()})
+        if self._due("checkpoint"):
+            trainer.save(self.model)
+        if self._due("eval"):
+            trainer.evaluate(self.model)
+
+    def _on_step(self) -> bool:
+        for info, done in zip(self.locals["infos"], self.locals["dones"]):
+            if done and "selfplay" in info:
+                game = info["selfplay"]
+                self.trainer.pool.record(game["opponents"], game["reward"])
+                self.recent_rewards.append(game["reward"])
+                self.games += 1
+        return True
+
+    def _on_rollout_end(self) -> None:
+        logger, pool = self.logger, self.trainer.pool
+        if self.recent_rewards:
+            rewards = np.array(self.recent_rewards)
+            logger.record("selfplay/win_rate", float(np.mean(rewards > 0)))
+            logger.record("selfplay/mean_reward", float(rewards.mean()))
+        logger.record("selfplay/games", self.games)
+        logger.record("pool/members", len(pool.members))
+        for member, p in zip(pool.members, pool.probabilities()):
+            logger.record(f"pool/score/{member.id}", pool.score(member.id))
+            logger.record(f"pool/probability/{member.id}", float(p))
+        now = time.time()
+        if now - self.last_progress >= PROGRESS_EVERY_S:
+            self.last_progress = now
+            self.trainer.say(self.progress_line(now))
+
+    def progress_line(self, now: float) -> str:
+        c = self.trainer.config
+        steps, total = self.num_timesteps, c.total_steps
+        elapsed = now - self.started
+        rate = (steps - self.steps_at_start) / elapsed if elapsed > 0 else 0.0
+        eta = (total - steps) / rate if rate > 0 else float("inf")
+        line = f"[{c.game.name}] {steps:,}/{total:,} steps ({steps / total:.0%})  {rate:,.0f} steps/s  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
+        if self.recent_rewards:
+            line += f"  self-play win {np.mean(np.array(self.recent_rewards) > 0):.0%} (last {len(self.recent_rewards)})"
+        if self.trainer.last_eval is not None:
+            line += f"  eval win {self.trainer.last_eval.win_rate:.0%}"
+        return line
+
+
+def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in sorted(set(a) | set(b)):
+            out += _differences(a.get(key), b.get(key), f"{prefix}{key}.")
+        return out
+    return [] if a == b else [prefix.rstrip(".")]
+
+
+def _duration(seconds: float) -> str:
+    if not np.isfinite(seconds):
+        return "?"
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
