@@ -1,0 +1,118 @@
+"""Believe It or Not (Верю — не верю): get rid of your cards; the last one holding cards loses.
+
+Rules: ``shared/RULES.md`` §2. Players ``player_0 … player_{n-1}`` act in index order; all cards
+are dealt and player 0 leads the first round.
+
+Options (keyword arguments of ``env`` / ``raw_env``)
+-----------------------------------------------------
+=====================  ============================  =====================================
+option                 default                       allowed
+=====================  ============================  =====================================
+num_players            4                             2 … 6
+deck                   36 (2-3 players), 52 (4-6)    36 (ranks 6…A), 52 (ranks 2…A)
+num_decks              1                             1, 2
+max_cards_per_play     8                             int ≥ 1, or None (no limit)
+discard_quads          False                         True, False
+max_turns              1000                          int ≥ 1 (completed plays, then truncation)
+=====================  ============================  =====================================
+
+Actions (``Discrete(29)``, the same for every agent)
+----------------------------------------------------
+=========  ============  ================================================================
+action     name          meaning
+=========  ============  ================================================================
+0 … 12     name 2…A      the leader names the round's rank (ranks outside the deck in use
+                         are masked out)
+13 … 25    add 2…A       put one more card of that rank into the play being built; ranks
+                         are added in order 2 … A, so a rank below the last one added is
+                         masked. A responder's first "add" starts his play.
+26         done          put the cards chosen (1 … max_cards_per_play) face down on the
+                         pile, claiming "N <round rank>"
+27         believe       turn up the most recent play, believing it
+28         disbelieve    turn up the most recent play: "don't believe"
+=========  ============  ================================================================
+
+A round: the leader names a rank, then builds his play card by card and says "done". The next
+player still in then responds: "believe", "disbelieve", or starts a play of his own with
+"add" (a player with no cards can only believe or disbelieve). A play is built by the same
+agent in consecutive steps.
+
+A call turns up only the most recent play and ends the round (RULES.md §2.4):
+
+=============  ===============  =========================  ==================================
+call           play turned up   the pile goes              the next round is led by
+=============  ===============  =========================  ==================================
+believe        honest           out of play, face down     the believer
+believe        false            to the believer            the player to the believer's left
+disbelieve     false            to the player who made it  the doubter
+disbelieve     honest           to the doubter             the player to the doubter's left
+=============  ===============  =========================  ==================================
+
+Going out (§2.5): a player whose play emptied his hand leaves the game when that play is
+turned up and honest. If it is turned up and false he takes the pile himself, whichever call
+turned it up (§2.5 overrides the table for the believer's row; the lead still follows the
+table). If the next player adds instead, he stays in with no cards and can only believe or
+disbelieve; taking a pile brings him back; an empty-handed player due to lead leaves, and the
+lead passes to his left. With ``discard_quads`` a player who has taken a pile puts every
+complete set (all 4 × num_decks copies of a rank) out of play, face up.
+
+Observation
+-----------
+``Dict(observation=Box(0, 1, float32), action_mask=Box(0, 1, int8))``. Counts are divided by
+the number of copies of a rank (4 × num_decks), by the deck size or by the play cap, so every
+entry is in [0, 1]; ``env.unwrapped.observation_layout`` names the slices (``.describe()``
+prints them) and ``.decode(obs)`` restores the counts. Ranks always use 13 entries (2 … A),
+even with a 36-card deck. Seats are relative: 0 is the observer, 1 the player to his left, …
+
+=================== ============================================================================
+field               content
+=================== ============================================================================
+phase               one-hot: name, build, respond
+hand                my cards by rank
+building            the cards chosen so far for my play
+round_rank          one-hot: the rank named for this round (zero until named)
+pile_size           cards face down in the middle
+pile_by_player      cards each player put into this round's pile
+last_play_size      cards in the most recent play (÷ cap)
+last_play_by        one-hot: who made it
+my_cards_in_pile    my own cards in this round's pile
+known_cards         per opponent, the cards he certainly holds: seen going to him (turned up
+                    to him, or mine in a pile he took), less what he may have played since
+out_of_play_size    cards out of play (piles nobody took, complete sets)
+out_of_play_known   cards known to be out of play: turned up, mine, complete sets
+hand_sizes          every hand size
+out                 players who have left the game
+empty_handed        players still in with no cards
+last_revealed       the cards turned up by the last call
+calls               the last 4 calls: caller, believe/disbelieve, honest/false, maker, taker
+call_counts         cards turned up by each of those calls (÷ cap)
+call_piles          pile size at each of those calls
+turns               completed plays / max_turns
+=================== ============================================================================
+
+Rewards
+-------
+When only one player is still in (§2.6) he is the loser: −1; every other player +1/(n−1).
+Truncation at ``max_turns`` completed plays (a play is complete at its "done"): 0 for all.
+
+Version history
+---------------
+v0: first release.
+"""
+
+from bluff_envs.aec import CardGameEnv, wrap
+from bluff_envs.believe_it_or_not import BelieveItOrNot
+
+
+class raw_env(CardGameEnv):
+    metadata = {
+        "name": "believe_it_or_not_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    game_class = BelieveItOrNot
+
+
+def env(**options):
+    return wrap(raw_env(**options))
