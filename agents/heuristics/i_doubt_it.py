@@ -1,0 +1,274 @@
+"""Rule-based players of I Doubt It (RULES.md §1), from the acting player's public view only.
+
+Every heuristic reads the decoded view (``view`` or ``self.decode(observation)``, fields of
+``bluff_envs.i_doubt_it.view.build_layout``) and the action mask; none looks at the
+environment. A play is built over several steps ("add r" … "done"): at the first step the
+player decides the whole play (its *plan*, cards per rank), then adds those ranks in the
+canonical order 2 … A and says "done".
+
+=================  ===================================================================
+spec               style
+=================  ===================================================================
+honest             plays all its cards of the named rank when it has any; otherwise bluffs
+                   with a single card, of the rank it will have to name last; doubts only
+                   claims that are impossible from the cards it knows
+counter            plays like ``honest``; doubts when the claim is impossible, or when the
+                   probability that it is false (hypergeometric over the cards whose place it
+                   does not know, weighed by how likely such a claim is) is above a threshold
+bluffer            sheds cards: every other play of the named rank (at random) carries one
+                   more card, the one it needs last; never bluffs a play that would be turned
+                   up anyway; doubts only impossible or nearly certain bluffs
+always_challenge   plays like ``honest``; doubts every claim (a diagnostic)
+never_challenge    plays like ``honest``; never doubts (a diagnostic)
+=================  ===================================================================
+
+Which cards a player knows (the basis of "impossible" and of the probability):
+
+* his own hand and the cards he himself put into the pile (``my_cards_in_pile``);
+* each opponent's ``known_cards`` (seen going into his hand, less what he may have discarded).
+
+A claim of ``c`` cards of rank ``R`` is impossible when fewer than ``c`` copies of ``R`` can be
+anywhere but in those known places.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from agents.base import Agent, GameInfo
+from agents.registry import register
+from bluff_envs.cards import NUM_RANKS
+
+GAME = "i_doubt_it"
+DONE, DOUBT, PASS = NUM_RANKS, NUM_RANKS + 1, NUM_RANKS + 2
+
+
+class Table:
+    """The acting player's public view of I Doubt It, in the terms the heuristics reason with.
+
+    Seats are relative, as in the observation: 0 is me, 1 the player to my left, …
+    """
+
+    __slots__ = ("n", "copies", "deck_size", "rank_step", "in_window", "hand", "building", "required",
+                 "claim_rank", "claimer", "claim_count", "hand_sizes", "known", "mine_in_pile")
+
+    def __init__(self, view: dict[str, np.ndarray], game: GameInfo):
+        c = game.config
+        self.n = n = game.num_players
+        self.copies = 4 * c.num_decks
+        self.deck_size = 52 * c.num_decks
+        self.rank_step = -1 if c.rank_order == "descending" else 1  # from one play to the next
+        self.in_window = bool(view["phase"][1] > 0.5)
+        self.hand = view["hand"].astype(int)
+        self.building = view["building"].astype(int)
+        self.required = int(np.argmax(view["required_rank"]))
+        self.claim_rank = int(np.argmax(view["claim_rank"]))
+        history = view["history"]
+        self.claimer = int(np.argmax(history[:n]))  # newest play's claimer (relative seat)
+        self.claim_count = int(round(history[n]))
+        self.hand_sizes = view["hand_sizes"].astype(int)
+        self.known = view["known_cards"].reshape(n - 1, NUM_RANKS).astype(int)
+        self.mine_in_pile = view["my_cards_in_pile"].astype(int)
+
+    def copies_unplaced(self, rank: int) -> int:
+        """Copies of ``rank`` that may be in the claimer's latest play: not in my hand, not
+        among my own pile cards, not certainly held by any opponent (the claimer included:
+        what he is sure to hold still is not in his play)."""
+        return self.copies - self.hand[rank] - self.mine_in_pile[rank] - int(self.known[:, rank].sum())
+
+    def claim_impossible(self) -> bool:
+        return self.claim_count > self.copies_unplaced(self.claim_rank)
+
+    def claimer_holding(self) -> list[float]:
+        """P(the claimer held k cards of the claimed rank before his play), k = 0, 1, …
+
+        The copies whose place I do not know are taken to lie at random among the cards
+        the opponents hold and I have not seen (hypergeometric). Face-down pile cards are
+        left out: they were mostly claimed as ranks named recently, and the rank named now
+        was last named a whole round of ranks ago.
+        """
+        rank, c = self.claim_rank, self.claim_count
+        unseen = (self.hand_sizes[1:] - self.known.sum(axis=1)).clip(0)
+        unseen[self.claimer - 1] += c  # his play came out of his unseen cards
+        population = int(unseen.sum())
+        draws = int(unseen[self.claimer - 1])
+        successes = min(self.copies_unplaced(rank), population)
+        return hypergeometric(population, successes, draws)
+
+    def claim_false_probability(self, extra_bluff: float = 0.2, bluff_sizes: tuple[float, ...] = (0.6, 0.25, 0.1, 0.05)) -> float:
+        """P(the claim is false), by Bayes' rule over ``x``, the cards of the claimed rank the
+        claimer held (:meth:`claimer_holding`), given that he put down ``claim_count`` cards:
+        holding none he must bluff, with ``k`` cards with probability ``bluff_sizes[k-1]``;
+        holding some he plays all of them (or the cap), adding ``k`` bluff cards with
+        probability ``extra_bluff × bluff_sizes[k-1]``. Holding more than he put down is
+        taken as truthful too (the cap, or keeping some back). The claim is false when
+        ``x < claim_count``."""
+        if self.claim_impossible():
+            return 1.0
+        c = self.claim_count
+        def size(k):
+            return bluff_sizes[k - 1] if k <= len(bluff_sizes) else 0.0
+        false = true = 0.0
+        for x, prior in enumerate(self.claimer_holding()):
+            if x == 0:
+                false += prior * size(c)
+            elif x < c:
+                false += prior * extra_bluff * size(c - x)
+            else:
+                true += prior * (1.0 - extra_bluff) * (1.0 if x == c else 0.5)
+        return false / (false + true) if false + true > 0 else 0.0
+
+    def turns_until_named(self, rank: int) -> int:
+        """How many of my own turns until I must name ``rank`` (13 for the rank I name now):
+        the later, the more useless a card of that rank is to me."""
+        # n plays pass between two of my turns (nobody leaves before the game ends)
+        for k in range(1, NUM_RANKS + 1):
+            if (self.required + k * self.n * self.rank_step) % NUM_RANKS == rank:
+                return k
+        return NUM_RANKS
+
+
+def hypergeometric(population: int, successes: int, draws: int) -> list[float]:
+    """P(X = k) for k = 0 … min(successes, draws), X ~ Hypergeometric(population, successes, draws)."""
+    total = comb(population, draws)
+    failures = population - successes
+    return [comb(successes, k) * comb(failures, draws - k) / total for k in range(min(successes, draws) + 1)]
+
+
+class IDoubtItHeuristic(Agent):
+    """Shared machinery: read the view, plan a whole play, add its ranks in canonical order.
+
+    Subclasses decide :meth:`plan` (cards per rank for the play) and :meth:`doubts`.
+    """
+
+    def __init__(self, game: GameInfo, seed: int | None = None):
+        super().__init__(game, seed)
+        c = game.config
+        self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else 52 * c.num_decks
+        self.last_play_checked = c.last_play_checked
+        self._plan: np.ndarray | None = None
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._plan = None  # nothing carries over from one game to the next
+
+    def act(self, observation, view=None) -> int:
+        table = Table(self.decode(observation) if view is None else view, self.game)
+        mask = observation["action_mask"]
+        if table.in_window:
+            action = DOUBT if self.doubts(table) else PASS
+        else:
+            action = self._next_addition(table)
+        if not mask[action]:  # never expected; a legal action is the contract
+            legal = np.flatnonzero(mask)
+            action = DONE if mask[DONE] else int(legal[0])
+        return int(action)
+
+    # -- playing --------------------------------------------------------------------------
+
+    def _next_addition(self, table: Table) -> int:
+        building = table.building
+        plan = self._plan
+        if not building.any() or plan is None or (building > plan).any():
+            plan = self._plan = self.plan(table)
+        for rank in range(NUM_RANKS):
+            if building[rank] < plan[rank]:
+                return rank
+        return DONE
+
+    def plan(self, table: Table) -> np.ndarray:
+        """Cards per rank to discard now: at least one, at most the cap."""
+        return self.honest_plan(table)
+
+    def honest_plan(self, table: Table) -> np.ndarray:
+        """All my cards of the named rank; without any, the single card I need last."""
+        plan = np.zeros(NUM_RANKS, int)
+        held = table.hand[table.required]
+        if held:
+            plan[table.required] = min(held, self.cap)
+        else:
+            plan[self.least_needed(table, plan, 1)[0]] += 1
+        return plan
+
+    def least_needed(self, table: Table, plan: np.ndarray, k: int) -> list[int]:
+        """Up to ``k`` ranks of cards in my hand (not yet in ``plan``), those I must name
+        last first, one entry per card."""
+        spare = table.hand - plan
+        order = sorted((r for r in range(NUM_RANKS) if spare[r] > 0), key=table.turns_until_named, reverse=True)
+        picked = []
+        for r in order:
+            take = min(int(spare[r]), k - len(picked))
+            picked.extend([r] * take)
+            if len(picked) == k:
+                break
+        return picked
+
+    # -- doubting -------------------------------------------------------------------------
+
+    def doubts(self, table: Table) -> bool:
+        """Whether to say "I doubt it" to the claim under doubt."""
+        return table.claim_impossible()
+
+
+@register(GAME, "honest")
+class Honest(IDoubtItHeuristic):
+    """Truthful whenever it can; a one-card bluff when it must; doubts impossible claims only."""
+
+
+@register(GAME, "counter")
+class Counter(IDoubtItHeuristic):
+    """Plays like ``honest``; doubts impossible claims, claims that would let the claimer go out,
+    and any claim whose probability of being false
+    (:meth:`Table.claim_false_probability`) is above ``threshold``. The threshold is high
+    because a wrong doubt costs the doubter the whole pile while a right one costs only the
+    claimer (and so helps every other player as much as the doubter)."""
+
+    threshold = 0.8
+
+    def doubts(self, table: Table) -> bool:
+        if table.claim_impossible():
+            return True
+        if table.hand_sizes[table.claimer] == 0:
+            return True  # he goes out unless somebody doubts (last_play_checked=False)
+        return table.claim_false_probability() > self.threshold
+
+
+@register(GAME, "bluffer")
+class Bluffer(IDoubtItHeuristic):
+    """Sheds cards: with probability ``shed_chance`` a play of the named rank carries one extra
+    card, the one it needs last (a one-card bluff when it holds none of the rank). A play that
+    would empty its hand is kept honest when it is turned up anyway (``last_play_checked``).
+    Doubts rarely: impossible claims and claims false with probability at least ``threshold``."""
+
+    threshold = 0.95
+    shed_chance = 0.5
+
+    def plan(self, table: Table) -> np.ndarray:
+        plan = self.honest_plan(table)
+        if plan[table.required] and plan.sum() < self.cap and self.rng.random() < self.shed_chance:
+            for rank in self.least_needed(table, plan, 1):
+                plan[rank] += 1
+            if self.last_play_checked and plan.sum() == table.hand.sum():
+                return self.honest_plan(table)  # going out on a bluff is turned up at once
+        return plan
+
+    def doubts(self, table: Table) -> bool:
+        return table.claim_impossible() or table.claim_false_probability() >= self.threshold
+
+
+@register(GAME, "always_challenge")
+class AlwaysChallenge(IDoubtItHeuristic):
+    """Plays like ``honest``; doubts every claim."""
+
+    def doubts(self, table: Table) -> bool:
+        return True
+
+
+@register(GAME, "never_challenge")
+class NeverChallenge(IDoubtItHeuristic):
+    """Plays like ``honest``; never doubts."""
+
+    def doubts(self, table: Table) -> bool:
+        return False

@@ -1,0 +1,167 @@
+"""Game records: everything needed to replay a game exactly, as JSON.
+
+A :class:`GameRecord` holds the game and its options, the reset seed, the whole deck (card
+strings, top card first), the agent spec of every seat, the actions taken and the outcome.
+:func:`replay` rebuilds the environment with ``reset(seed=record.seed, options={"deck": deck})``,
+applies the actions and checks that the outcome is the recorded one; :func:`replay_steps`
+walks through a record one decision at a time (for ``bluff replay`` and offline analysis).
+The seed is kept next to the deck because a game may draw later deals from the environment's
+generator (Tarneeb plays several deals in one episode).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from gymnasium.utils import seeding
+
+import bluff_envs
+from bluff_envs.cards import card_str
+
+
+class ReplayError(ValueError):
+    """A record that does not replay to its recorded outcome."""
+
+
+@dataclass
+class GameRecord:
+    """One finished game. ``steps`` counts the decisions, i.e. ``len(actions)``."""
+
+    game: str  # e.g. "i_doubt_it"
+    options: dict[str, Any]
+    seed: int | None
+    deck: list[str]
+    seats: list[str]  # agent spec per seat, player_0 first
+    actions: list[int]
+    rewards: list[float]  # final reward per seat
+    steps: int
+    truncated: bool
+    agent_seeds: list[int] | None = None  # the seed each seat's agent was given
+    extras: dict[str, Any] = field(default_factory=dict)  # free-form, e.g. tournament bookkeeping
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        """From :meth:`to_dict`'s output; keys that are not record fields are ignored (a line of
+        a tournament's ``results.jsonl`` carries its game id next to the record)."""
+        names = {f.name for f in fields(cls)}
+        missing = sorted(n for n in names - set(data) if n not in ("agent_seeds", "extras"))
+        if missing:
+            raise ValueError(f"game record lacks {', '.join(missing)}")
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        return cls.from_dict(json.loads(text))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_json(Path(path).read_text())
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the best reward, or none when all rewards are equal (a draw)."""
+        best = max(self.rewards)
+        if best == min(self.rewards):
+            return []
+        return [s for s, r in enumerate(self.rewards) if r == best]
+
+
+def deck_for(env, seed: int | None) -> list[str]:
+    """The deck ``env.reset(seed=seed)`` would deal, as card strings (any of our envs)."""
+    rng, _ = seeding.np_random(seed)
+    return [card_str(c) for c in env.unwrapped.game.deck.shuffled(rng)]
+
+
+def reset_to(env, record: GameRecord) -> None:
+    env.reset(seed=record.seed, options={"deck": list(record.deck)})
+
+
+class ReplayStep(NamedTuple):
+    """One decision of a replayed game, seen just before it is applied."""
+
+    index: int  # 0-based position in ``record.actions``
+    agent: str  # "player_k"
+    seat: int
+    action: int
+    name: str  # e.g. "add K"
+    env: Any  # the raw environment, in the state the decision was taken in
+
+
+def replay_steps(record: GameRecord, render_mode: str | None = None) -> Iterator[ReplayStep]:
+    """Rebuild the game and yield each recorded decision before applying it; when the
+    generator is exhausted the game has been replayed to its end and its outcome checked
+    (:class:`ReplayError` otherwise). The env is the raw environment with full state, for
+    offline analysis; do not step it yourself."""
+    env = bluff_envs.make(record.game, raw=True, render_mode=render_mode, **record.options)
+    reset_to(env, record)
+    seat = {agent: i for i, agent in enumerate(env.possible_agents)}
+    totals = [0.0] * len(env.possible_agents)
+    truncated = False
+    names = env.unwrapped.action_names
+    index = 0
+    for agent in env.agent_iter():
+        _, reward, terminated, trunc, _ = env.last(observe=False)
+        totals[seat[agent]] += reward
+        if terminated or trunc:
+            truncated = truncated or trunc
+            env.step(None)
+            continue
+        if index == len(record.actions):
+            raise ReplayError(f"the record ends after {index} actions but the game goes on ({agent} to act)")
+        action = int(record.actions[index])
+        yield ReplayStep(index, agent, seat[agent], action, names[action], env)
+        env.step(action)
+        index += 1
+    if index != len(record.actions):
+        raise ReplayError(f"the game ended after {index} actions; the record has {len(record.actions)}")
+    if totals != [float(r) for r in record.rewards] or truncated != record.truncated:
+        raise ReplayError(
+            f"replay ended with rewards {totals} (truncated={truncated}); the record says "
+            f"{record.rewards} (truncated={record.truncated})"
+        )
+
+
+def replay(record: GameRecord) -> list[float]:
+    """Replay a record to its end; returns the rewards, which match the record's (or
+    :class:`ReplayError`)."""
+    for _ in replay_steps(record):
+        pass
+    return list(record.rewards)
+
+
+def moves(record: GameRecord) -> Iterator[tuple[int, str, str, str]]:
+    """``(step, agent, action name, ansi text of the table before the action)`` for each
+    decision, the text drawn from the acting player's seat."""
+    for step in replay_steps(record, render_mode="ansi"):
+        yield step.index, step.agent, step.name, step.env.render()
+
+
+def read_records(path: str | Path) -> Iterator[tuple[str | None, GameRecord]]:
+    """``(game id, record)`` from a ``results.jsonl`` (one per line) or one record JSON file."""
+    path = Path(path)
+    text = path.read_text()
+    if path.suffix == ".jsonl":
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                raise ValueError(f"{path}:{number}: not a JSON line (an interrupted write?)") from None
+            yield data.get("game_id"), GameRecord.from_dict(data)
+    else:
+        data = json.loads(text)
+        yield data.get("game_id"), GameRecord.from_dict(data)

@@ -1,0 +1,39 @@
+"""Behaviour statistics from game records, one small module per game.
+
+Each module ``experiments.behaviour.<game>`` replays a record with full state (this is
+offline analysis, so it may look at every hand) and offers:
+
+* ``count(record) -> list[Counter]``: event counts per seat (plays, bluffs, challenges, …);
+* ``rates(counts) -> dict``: the statistics from one agent's summed counts (``None`` where
+  the agent never had the chance);
+* ``COLUMNS``: ``(key, heading)`` pairs of ``rates`` for tables, most telling first.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections import Counter
+from collections.abc import Iterable
+from types import ModuleType
+
+from bluff_envs.records import GameRecord
+
+
+def module_for(game: str) -> ModuleType | None:
+    """The behaviour module of ``game``, or ``None`` if it has none."""
+    name = f"experiments.behaviour.{game}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+
+
+def agent_counts(records: Iterable[GameRecord], module: ModuleType) -> dict[str, Counter]:
+    """Counts summed per agent spec over every seat it held."""
+    totals: dict[str, Counter] = {}
+    for record in records:
+        for spec, counts in zip(record.seats, module.count(record)):
+            totals.setdefault(spec, Counter()).update(counts)
+    return totals
+
+
+def ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None

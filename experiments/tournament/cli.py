@@ -1,0 +1,35 @@
+"""``bluff tournament <config.yaml> [--workers N] [--out RUN_DIR]``."""
+
+from __future__ import annotations
+
+import click
+
+from experiments.tournament.config import ConfigError, TournamentConfig
+from experiments.tournament.runner import RunDirectoryError, default_run_dir, run_tournament
+
+
+@click.command("tournament")
+@click.argument("config_path", metavar="CONFIG.yaml")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the config's, else all cores).")
+@click.option("--out", "run_dir", type=click.Path(file_okay=False), default=None,
+              help="Run directory (default: runs/tournaments/<name>). If it holds results of this "
+                   "tournament, the run resumes.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(config_path, workers, run_dir, no_progress):
+    """Hold a tournament from a YAML config: duplicate deals, seat rotation, parallel workers,
+    results appended game by game (an interrupted run resumes), then report.md, plots and
+    summary.json in the run directory and a table here."""
+    try:
+        config = TournamentConfig.load(config_path)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from None
+    run_dir = run_dir or default_run_dir(config)
+    click.echo(f"{config.name}: {len(config.tasks())} games -> {run_dir}", err=True)
+    try:
+        run_tournament(config, run_dir, workers=workers, progress=not no_progress)
+    except RunDirectoryError as error:
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        raise click.ClickException(f"interrupted; run the same command again to resume from {run_dir}") from None
+    click.echo(f"report: {run_dir}/report.md", err=True)

@@ -1,0 +1,116 @@
+"""Executors: where batches of games are played.
+
+An executor takes batches of :class:`~experiments.tournament.schedule.GameTask` and yields
+each batch's results lines (see :func:`~experiments.tournament.match.play_batch`) as soon as
+the batch is done, in any order. Every executor runs the same pure function,
+``play_batch``, so a game's result depends only on its task — never on the executor, the
+worker or the batch it landed in. A distributed executor (Ray) plugs in by implementing
+:meth:`Executor.run` with the same function on remote workers and being named in
+``config.EXECUTORS``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from experiments.tournament.match import play_batch
+from experiments.tournament.schedule import GameTask
+
+Batch = list[GameTask]
+Lines = list[dict[str, Any]]
+
+
+class Executor(ABC):
+    """Plays batches of games; use as a context manager."""
+
+    workers: int = 1
+
+    @abstractmethod
+    def run(self, batches: Iterable[Batch]) -> Iterator[Lines]:
+        """Yield each batch's results lines when it is done (any order)."""
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class LocalExecutor(Executor):
+    """Worker processes on this machine (``workers=None``: all cores); with one worker the
+    games are played in this process, which is also the way to debug them."""
+
+    def __init__(self, workers: int | None = None, address: str | None = None):
+        if address is not None:
+            raise ValueError("the local executor takes no address")
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def run(self, batches: Iterable[Batch]) -> Iterator[Lines]:
+        if self.workers == 1:
+            for batch in batches:
+                yield play_batch(batch)
+            return
+        if self._pool is None:
+            # forkserver: workers start clean, safe even when the parent holds threads (torch)
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method))
+        pending: set[Future] = set()
+        queue = iter(batches)
+        window = 2 * self.workers  # batches in flight: enough to keep every worker busy
+        try:
+            while True:
+                while len(pending) < window:
+                    batch = next(queue, None)
+                    if batch is None:
+                        break
+                    pending.add(self._pool.submit(play_batch, batch))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def make_executor(kind: str = "local", workers: int | None = None, address: str | None = None) -> Executor:
+    """The executor named ``kind`` (see ``config.EXECUTORS``)."""
+    import importlib
+
+    from experiments.tournament.config import EXECUTORS, available_executors
+
+    if kind not in available_executors():
+        raise ValueError(f"unknown executor {kind!r}; executors: {', '.join(available_executors())}")
+    module, name = EXECUTORS[kind].split(":")
+    return getattr(importlib.import_module(module), name)(workers=workers, address=address)
+
+
+def batches_of(tasks: list[GameTask], workers: int, batch_size: int | None = None) -> list[Batch]:
+    """Consecutive tasks in batches: big enough to make the hand-over cheap, small enough that
+    every worker gets many (for balance, and to lose little when a run is killed)."""
+    if batch_size is None:
+        batch_size = max(1, min(16, len(tasks) // (8 * workers)))
+    return [tasks[i : i + batch_size] for i in range(0, len(tasks), batch_size)]

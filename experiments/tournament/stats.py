@@ -1,0 +1,200 @@
+"""Tournament statistics that stay honest about luck and about the number of players.
+
+* **Win rate** per agent over the seats it held, with a Wilson 95 % interval, compared with
+  its **parity share**: the win rate it would have if every game's wins were shared equally
+  among the seats (1/n in a game with one winner, 1/2 with partnerships, less where games
+  end drawn). An agent is better than parity only when the whole interval is above it.
+* **Mean reward** with a bootstrap 95 % interval that resamples whole deals (the games of a
+  duplicate deal are not independent).
+* **Head-to-head**: for every two agents at one table (not partners), how often the first
+  finished ahead of the second (ties count half).
+* **Ratings**: Bradley–Terry (as Elo points) for two-player games; OpenSkill's Plackett–Luce
+  model over the finishing order, by partnership where there are partnerships, otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from bluff_envs.records import GameRecord
+
+Z95 = 1.959963984540054
+ELO_SCALE = 400.0 / math.log(10.0)
+
+
+class GameResult(NamedTuple):
+    game_id: str
+    deal: int
+    record: GameRecord
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (``(0, 1)`` when ``n == 0``)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cluster_bootstrap(sums: np.ndarray, counts: np.ndarray, samples: int, rng: np.random.Generator,
+                      level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of ``sum / count`` when whole clusters (deals) are resampled."""
+    if len(sums) == 0 or counts.sum() == 0:
+        return math.nan, math.nan
+    picks = rng.integers(len(sums), size=(samples, len(sums)))
+    total, count = sums[picks].sum(axis=1), counts[picks].sum(axis=1)
+    means = total[count > 0] / count[count > 0]
+    tail = (1.0 - level) / 2 * 100
+    lo, hi = np.percentile(means, [tail, 100 - tail])
+    return float(lo), float(hi)
+
+
+def bradley_terry(wins: np.ndarray, prior: float = 0.0, iterations: int = 10_000, tol: float = 1e-12) -> np.ndarray:
+    """Bradley–Terry strengths from ``wins[i, j]`` (times i beat j; a tie counts half to
+    each), by Hunter's MM algorithm, normalised to geometric mean 1. ``prior`` adds that many
+    drawn games to every pair that met, which keeps the estimate finite when an agent won
+    (or lost) all its games."""
+    wins = np.asarray(wins, float)
+    met = (wins + wins.T) > 0
+    wins = wins + prior / 2 * met
+    games = wins + wins.T
+    total_wins = wins.sum(axis=1)
+    p = np.ones(len(wins))
+    for _ in range(iterations):
+        denominator = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denominator > 0, total_wins / np.where(denominator > 0, denominator, 1.0), p)
+        new = np.maximum(new, 1e-300)
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(np.log(new) - np.log(p))) < tol:
+            p = new
+            break
+        p = new
+    return p
+
+
+def elo(strengths: np.ndarray, base: float = 1500.0) -> np.ndarray:
+    """Bradley–Terry strengths as Elo points: 400 points = 10:1 odds; the mean is ``base``."""
+    points = ELO_SCALE * np.log(strengths)
+    return points - points.mean() + base
+
+
+def agent_order(results: Sequence[GameResult], preferred: Sequence[str] = ()) -> list[str]:
+    seen = dict.fromkeys(preferred)
+    for result in results:
+        seen.update(dict.fromkeys(result.record.seats))
+    present = {s for r in results for s in r.record.seats}
+    return [a for a in seen if a in present]
+
+
+def standings(results: Sequence[GameResult], agents: Sequence[str], bootstrap: int = 2000, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per agent: games, seats, wins, win rate with Wilson interval, parity share, mean reward
+    with a deal-bootstrap interval."""
+    rng = np.random.default_rng(seed)
+    deals = sorted({r.deal for r in results})
+    deal_index = {d: i for i, d in enumerate(deals)}
+    table = {a: {"games": set(), "seats": 0, "wins": 0, "parity": 0.0, "draws": 0,
+                 "reward_sum": np.zeros(len(deals)), "reward_n": np.zeros(len(deals))} for a in agents}
+    for result in results:
+        record = result.record
+        won = set(record.winners)
+        n = len(record.seats)
+        for seat, spec in enumerate(record.seats):
+            row = table[spec]
+            row["games"].add(result.game_id)
+            row["seats"] += 1
+            row["wins"] += seat in won
+            row["parity"] += len(won) / n
+            row["draws"] += not won
+            row["reward_sum"][deal_index[result.deal]] += record.rewards[seat]
+            row["reward_n"][deal_index[result.deal]] += 1
+    out = {}
+    for agent in agents:
+        row = table[agent]
+        seats = row["seats"]
+        lo, hi = wilson(row["wins"], seats)
+        parity = row["parity"] / seats if seats else math.nan
+        mean = row["reward_sum"].sum() / seats if seats else math.nan
+        out[agent] = {
+            "games": len(row["games"]),
+            "seats": seats,
+            "wins": row["wins"],
+            "draws": row["draws"],
+            "win_rate": row["wins"] / seats if seats else math.nan,
+            "win_rate_ci": [lo, hi],
+            "parity": parity,
+            "vs_parity": "above" if lo > parity else "below" if hi < parity else "level",
+            "mean_reward": mean,
+            "mean_reward_ci": list(cluster_bootstrap(row["reward_sum"], row["reward_n"], bootstrap, rng)),
+        }
+    return out
+
+
+def head_to_head(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """``score[a][b]``: the share of encounters in which ``a`` finished ahead of ``b``
+    (ties half), with ``games[a][b]`` encounters (pairs of seats of different teams)."""
+    index = {a: i for i, a in enumerate(agents)}
+    k = len(agents)
+    score, games = np.zeros((k, k)), np.zeros((k, k))
+    team_of = {s: t for t, team in enumerate(teams) for s in team}
+    for result in results:
+        record = result.record
+        n = len(record.seats)
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = index[record.seats[i]], index[record.seats[j]]
+                if a == b or team_of[i] == team_of[j]:
+                    continue
+                ri, rj = record.rewards[i], record.rewards[j]
+                s = 1.0 if ri > rj else 0.0 if ri < rj else 0.5
+                score[a, b] += s
+                score[b, a] += 1.0 - s
+                games[a, b] += 1
+                games[b, a] += 1
+    share = np.where(games > 0, score / np.where(games > 0, games, 1), np.nan)
+    return {"agents": list(agents), "score": share.tolist(), "games": games.astype(int).tolist(),
+            "wins": score.tolist()}
+
+
+def bradley_terry_ratings(h2h: dict[str, Any], prior: float = 1.0) -> dict[str, dict[str, float]]:
+    strengths = bradley_terry(np.array(h2h["wins"]), prior=prior)
+    points = elo(strengths)
+    return {a: {"elo": float(e), "strength": float(s)} for a, e, s in zip(h2h["agents"], points, strengths)}
+
+
+def openskill_ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]]) -> dict[str, dict[str, float]]:
+    """OpenSkill Plackett–Luce ratings from each game's finishing order (by team), games taken
+    in id order. An agent holding several seats (or both seats of a partnership) is rated as
+    copies of itself, and takes the mean of the copies' updated ratings."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rating = {a: model.rating(name=a) for a in agents}
+    for result in sorted(results, key=lambda r: r.game_id):
+        record = result.record
+        lineup = [[rating[record.seats[s]] for s in team] for team in teams]
+        team_rewards = [float(np.mean([record.rewards[s] for s in team])) for team in teams]
+        updated = model.rate(lineup, ranks=[-r for r in team_rewards])
+        copies: dict[str, list] = defaultdict(list)
+        for team, new_team in zip(teams, updated):
+            for s, new in zip(team, new_team):
+                copies[record.seats[s]].append(new)
+        for spec, news in copies.items():
+            rating[spec] = model.rating(mu=float(np.mean([r.mu for r in news])),
+                                        sigma=float(np.mean([r.sigma for r in news])), name=spec)
+    return {a: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for a, r in rating.items()}
+
+
+def ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]],
+            h2h: dict[str, Any]) -> dict[str, Any]:
+    """Bradley–Terry Elo for two-player games, OpenSkill otherwise."""
+    if len(teams) == 2 and all(len(t) == 1 for t in teams):
+        return {"method": "Bradley-Terry (Elo scale)", "agents": bradley_terry_ratings(h2h)}
+    return {"method": "OpenSkill Plackett-Luce", "agents": openskill_ratings(results, agents, teams)}
