@@ -20,13 +20,14 @@ class ObservationLayout(Mapping):
         self._docs: dict[str, str] = {}
         self.size = 0
 
-    def add(self, name: str, size: int, scale: float = 1.0, doc: str = "") -> int:
-        """Append a field of ``size`` entries; returns its offset."""
+    def add(self, name: str, size: int, scale: float | np.ndarray = 1.0, doc: str = "") -> int:
+        """Append a field of ``size`` entries; returns its offset. ``scale`` is one number for
+        the whole field, or one per entry for a field that mixes counts and flags."""
         if name in self._slices:
             raise ValueError(f"duplicate observation field {name!r}")
         offset = self.size
         self._slices[name] = slice(offset, offset + size)
-        self._scales[name] = float(scale)
+        self._scales[name] = float(scale) if np.ndim(scale) == 0 else np.asarray(scale, np.float64)
         self._docs[name] = doc
         self.size += size
         return offset
@@ -40,7 +41,7 @@ class ObservationLayout(Mapping):
     def __len__(self) -> int:
         return len(self._slices)
 
-    def scale(self, name: str) -> float:
+    def scale(self, name: str) -> float | np.ndarray:
         return self._scales[name]
 
     def doc(self, name: str) -> str:
@@ -50,8 +51,13 @@ class ObservationLayout(Mapping):
         """Each field of an observation, back in its natural units (counts, one-hots)."""
         out = {}
         for name, sl in self._slices.items():
-            values = observation[sl].astype(np.float64) * self._scales[name]
-            out[name] = np.rint(values) if self._scales[name] != 1.0 else values
+            scale = self._scales[name]
+            values = observation[sl].astype(np.float64) * scale
+            if np.ndim(scale):
+                values = np.where(scale != 1.0, np.rint(values), values)
+            elif scale != 1.0:
+                values = np.rint(values)
+            out[name] = values
         return out
 
     def describe(self) -> str:
@@ -59,6 +65,9 @@ class ObservationLayout(Mapping):
         rows = []
         for name, sl in self._slices.items():
             scale = self._scales[name]
-            scaled = f" (÷{scale:g})" if scale != 1.0 else ""
+            if np.ndim(scale):
+                scaled = " (÷ per entry)"
+            else:
+                scaled = f" (÷{scale:g})" if scale != 1.0 else ""
             rows.append(f"{name:<22} [{sl.start}:{sl.stop}]{scaled}  {self._docs[name]}")
         return "\n".join(rows)

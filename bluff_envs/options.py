@@ -25,7 +25,7 @@ def choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
 
 def flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"option {name}={value!r} must be True or False")
+        raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
     return value
 
 

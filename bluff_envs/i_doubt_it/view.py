@@ -40,10 +40,12 @@ def build_layout(c: IDoubtItConfig) -> ObservationLayout:
         "discarded face down since",
     )
     lay.add("last_doubts", n, doc="who said 'I doubt it' when the last window closed, by relative seat")
+    record_scale = np.ones(2 * n + 4)
+    record_scale[n] = size  # the count; the rest are flags and one-hots
     lay.add(
         "history",
         HISTORY * (2 * n + 4),
-        size,
+        np.tile(record_scale, HISTORY),
         f"the last {HISTORY} plays, newest first, each: claimer one-hot by relative seat (n), "
         "count, doubted, honest, bluff, official doubter one-hot (n); only the count is scaled",
     )
