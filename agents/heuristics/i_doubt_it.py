@@ -156,27 +156,34 @@ class IDoubtItHeuristic(Agent):
 
     def act(self, observation, view=None) -> int:
         table = Table(self.decode(observation) if view is None else view, self.game)
-        mask = observation["action_mask"]
         if table.in_window:
-            action = DOUBT if self.doubts(table) else PASS
-        else:
-            action = self._next_addition(table)
-        if not mask[action]:  # never expected; a legal action is the contract
-            legal = np.flatnonzero(mask)
-            action = DONE if mask[DONE] else int(legal[0])
-        return int(action)
+            return DOUBT if self.doubts(table) else PASS
+        return self._next_addition(table)
 
     # -- playing --------------------------------------------------------------------------
 
     def _next_addition(self, table: Table) -> int:
         building = table.building
+        if not building.any():
+            self._plan = self.plan(table)
+        elif not self._continues(self._plan, table):
+            # a play not started from this plan (another hand, or cards added for us):
+            # plan afresh, or else finish the play as it stands
+            plan = self.plan(table)
+            self._plan = plan if self._continues(plan, table) else building.copy()
         plan = self._plan
-        if not building.any() or plan is None or (building > plan).any():
-            plan = self._plan = self.plan(table)
         for rank in range(NUM_RANKS):
             if building[rank] < plan[rank]:
                 return rank
         return DONE
+
+    def _continues(self, plan: np.ndarray | None, table: Table) -> bool:
+        """Whether ``plan`` can still be completed from the cards chosen so far (ranks are
+        added in order 2 … A, so nothing may be missing below the highest rank chosen)."""
+        if plan is None or (table.building > plan).any() or (plan > table.hand).any() or plan.sum() > self.cap:
+            return False
+        highest = int(np.flatnonzero(table.building)[-1])
+        return bool((plan[:highest] == table.building[:highest]).all())
 
     def plan(self, table: Table) -> np.ndarray:
         """Cards per rank to discard now: at least one, at most the cap."""

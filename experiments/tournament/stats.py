@@ -139,7 +139,8 @@ def standings(results: Sequence[GameResult], agents: Sequence[str], bootstrap: i
 
 def head_to_head(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]]) -> dict[str, Any]:
     """``score[a][b]``: the share of encounters in which ``a`` finished ahead of ``b``
-    (ties half), with ``games[a][b]`` encounters (pairs of seats of different teams)."""
+    (ties half; ``None`` where they never met), with ``games[a][b]`` encounters (pairs of
+    seats of different teams) and ``wins[a][b]`` the encounters ``a`` won."""
     index = {a: i for i, a in enumerate(agents)}
     k = len(agents)
     score, games = np.zeros((k, k)), np.zeros((k, k))
@@ -158,8 +159,8 @@ def head_to_head(results: Sequence[GameResult], agents: Sequence[str], teams: Se
                 score[b, a] += 1.0 - s
                 games[a, b] += 1
                 games[b, a] += 1
-    share = np.where(games > 0, score / np.where(games > 0, games, 1), np.nan)
-    return {"agents": list(agents), "score": share.tolist(), "games": games.astype(int).tolist(),
+    share = [[float(score[a, b] / games[a, b]) if games[a, b] else None for b in range(k)] for a in range(k)]
+    return {"agents": list(agents), "score": share, "games": games.astype(int).tolist(),
             "wins": score.tolist()}
 
 
