@@ -61,10 +61,10 @@ Card ids are rank × 4 + suit (ranks 2…A, suits C D H S).
 ==============  ========================================================================
 field           content
 ==============  ========================================================================
-phase           one-hot: play (the drawer decides), challenge window
-claimer         the claim under challenge: the claimer by relative seat (zeros otherwise)
 drawn           one-hot, 52: the card I drew and still hold (zeros unless I am deciding)
 my_row          52: my face-down cards (I know them; nobody else does)
+phase           one-hot: play (the drawer decides), challenge window
+claimer         the claim under challenge: the claimer by relative seat (zeros otherwise)
 row_lengths     n: cards in each row (0 for players who are out)
 face_up_spades  n: spades face up in each row (challenged true claims, the final spade)
 in_game         n: who is still in
@@ -79,7 +79,8 @@ history         the last 4 challenge windows, newest first: claimer (n), challen
 ==============  ========================================================================
 
 Together these let a memoryless policy count cards: the cards whose place I do not know are
-the deck less ``seen``, ``my_row`` and ``drawn``.
+the deck less ``seen``, ``my_row`` and ``drawn``. ``observation_layout.describe()`` prints the
+index ranges; for 4 players the vector has 234 entries.
 
 Rewards
 -------

@@ -90,6 +90,7 @@ class ViewTables:
         for v in range(n):
             for start in seat_blocks:
                 self.rotation[v, start : start + n] = start + (v + np.arange(n)) % n
+        self.rotations = list(self.rotation)  # one row per viewer, ready to index
         public = np.zeros(lay.size - p0, np.float32)
         public[o["phase"]] = 1.0
         public[o["in_game"] : o["in_game"] + n] = 1.0
@@ -112,7 +113,7 @@ class SevenSpadesView:
         row = self.obs[player]
         if self.row_version[player] != self.version:
             t = self.t
-            row[t.public_sl] = self.public.take(t.rotation[player])
+            self.public.take(t.rotations[player], out=row[t.public_sl])
             self.row_version[player] = self.version
         return row.copy()
 
