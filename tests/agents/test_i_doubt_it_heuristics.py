@@ -218,3 +218,19 @@ def test_heuristics_are_deterministic_under_a_seed(spec):
     first = [play_game(t, reused).actions for t in tasks]
     again = [play_game(t).actions for t in tasks]  # fresh agents each time
     assert first == again
+
+
+def test_the_heuristics_read_the_same_view_as_the_layout_decodes():
+    env = bluff_envs.make("i_doubt_it", raw=True, num_players=5, rank_order="ascending")
+    info = GameInfo.of(env)
+    honest = make_agent("honest", info, 0)
+    rng = np.random.default_rng(0)
+    env.reset(seed=3)
+    for _ in range(300):
+        obs = env.observe(env.agent_selection)
+        full = env.public_view(env.agent_selection)
+        fast = honest.decode(obs)
+        for name, values in fast.items():
+            assert np.array_equal(values, full[name]), name
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
