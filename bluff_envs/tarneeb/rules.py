@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from bluff_envs.cards import NUM_SUITS, RANKS, SUITS, DeckSpec, card_str, deal
 from bluff_envs.tarneeb.config import TarneebConfig
-from bluff_envs.tarneeb.scoring import egyptian_score, lebanese_score
+from bluff_envs.tarneeb.scoring import egyptian_score, game_winner, lebanese_score
 
 NUM_PLAYERS = 4
 NO_TRUMP = 4  # the fifth strain
@@ -370,9 +370,8 @@ class TarneebState:
             return
         self.scores[0] += deal_score[0]
         self.scores[1] += deal_score[1]
-        a, b = self.scores
-        if max(a, b) >= c.target_score and a != b:  # both over the target and equal: play on
-            self.winner = 0 if a > b else 1
+        self.winner = game_winner(self.scores, c.target_score)
+        if self.winner is not None:
             self.is_over = True
             return
         self.dealer = (self.dealer + 1) % NUM_PLAYERS

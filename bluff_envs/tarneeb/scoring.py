@@ -49,3 +49,13 @@ def egyptian_score(bid: int, taken: int, multiplier: int = 1) -> tuple[int, int]
     else:
         made = (-bid, bid - taken)
     return made[0] * multiplier, made[1] * multiplier
+
+
+def game_winner(scores: tuple[int, int] | list[int], target: int) -> int | None:
+    """The partnership that has won once a deal is added to ``scores``: a side whose total
+    reaches ``target``; if both do, the higher total; ``None`` if neither, or both with equal
+    totals (play goes on). Note that no single deal of either table gives both sides points."""
+    a, b = scores
+    if max(a, b) < target or a == b:
+        return None
+    return 0 if a > b else 1
