@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, replay_rules
 from experiments.behaviour import ratio
 
 RESPOND = 2  # the rules' phase in which the next player adds or calls
@@ -34,8 +34,8 @@ def count(record: GameRecord) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
     last = None  # (maker, bluff) of the most recent play
 
-    for step in replay_steps(record):
-        state = step.env.unwrapped.state
+    for step in replay_rules(record):
+        state = step.state
         me = seats[step.seat]
         if state.phase == RESPOND:
             me["responses"] += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, replay_rules
 from experiments.behaviour import ratio
 
 COLUMNS = (
@@ -34,8 +34,8 @@ def count(record: GameRecord) -> list[Counter]:
             seats[claimer]["bluffs_challenged"] += doubted
             seats[claimer]["bluffs_caught"] += doubted or checked
 
-    for step in replay_steps(record):
-        state = step.env.unwrapped.state
+    for step in replay_rules(record):
+        state = step.state
         if step.name == "done":
             settle()
             p, chosen = step.seat, state.chosen

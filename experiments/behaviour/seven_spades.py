@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bluff_envs.cards import SPADES
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, replay_rules
 from experiments.behaviour import ratio
 
 COLUMNS = (
@@ -35,8 +35,8 @@ def count(record: GameRecord) -> list[Counter]:
             seats[claim[0]]["bluffs_challenged"] += claim[2]
             seats[claim[0]]["bluffs_caught"] += claim[2]
 
-    for step in replay_steps(record):
-        state = step.env.unwrapped.state
+    for step in replay_rules(record):
+        state = step.state
         me = seats[step.seat]
         if step.name in ("discard", "claim", "claim face up"):
             me["turns"] += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, replay_rules
 from bluff_envs.tarneeb.rules import BIDDING, CARD0, NUM_TRICKS, PASS, PLAY, team_of, trick_winner
 from experiments.behaviour import ratio
 
@@ -26,8 +26,8 @@ COLUMNS = (
 
 def count(record: GameRecord) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
-    for step in replay_steps(record):
-        state = step.env.unwrapped.state
+    for step in replay_rules(record):
+        state = step.state
         if state.phase == BIDDING and step.action != PASS:
             seats[step.seat]["bids"] += 1
         if state.phase != PLAY or len(state.trick) != 3 or len(state.tricks) != NUM_TRICKS - 1:

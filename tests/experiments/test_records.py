@@ -75,3 +75,14 @@ def test_bluff_replay_picks_a_game_of_a_results_file(record, tmp_path):
     assert ok.exit_code == 0 and "I Doubt It" in ok.output
     missing = CliRunner().invoke(replay_command, [str(path), "--game-id", "nope"])
     assert missing.exit_code != 0 and "no game 'nope'" in missing.output
+
+
+def test_replay_on_the_rules_alone_walks_the_same_decisions(record):
+    from bluff_envs.records import replay_rules
+
+    on_rules = [(s.seat, s.action) for s in replay_rules(record)]
+    with_env = [(s.seat, s.action) for s in replay_steps(record)]
+    assert on_rules == with_env
+    wrong = GameRecord.from_dict({**record.to_dict(), "truncated": not record.truncated})
+    with pytest.raises(ReplayError, match="truncated"):
+        list(replay_rules(wrong))
