@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -56,10 +57,11 @@ class LocalExecutor(Executor):
     """Worker processes on this machine (``workers=None``: all cores); with one worker the
     games are played in this process, which is also the way to debug them."""
 
-    def __init__(self, workers: int | None = None, address: str | None = None):
+    def __init__(self, workers: int | None = None, address: str | None = None, start_method: str | None = None):
         if address is not None:
             raise ValueError("the local executor takes no address")
         self.workers = workers or default_workers()
+        self.start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
     def run(self, batches: Iterable[Batch]) -> Iterator[Lines]:
@@ -68,9 +70,7 @@ class LocalExecutor(Executor):
                 yield play_batch(batch)
             return
         if self._pool is None:
-            # forkserver: workers start clean, safe even when the parent holds threads (torch)
-            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context())
         pending: set[Future] = set()
         queue = iter(batches)
         window = 2 * self.workers  # batches in flight: enough to keep every worker busy
@@ -89,6 +89,20 @@ class LocalExecutor(Executor):
         finally:
             for future in pending:
                 future.cancel()
+
+    def _context(self):
+        """Fork where it is safe: it starts workers at once, with everything imported. Once
+        torch is loaded (a learned agent), a forked child could hang on the parent's thread
+        pools, so workers then come from a clean fork server, which imports the game code once."""
+        methods = multiprocessing.get_all_start_methods()
+        method = self.start_method
+        if method is None:
+            method = "fork" if "fork" in methods and "torch" not in sys.modules else (
+                "forkserver" if "forkserver" in methods else "spawn")
+        context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            context.set_forkserver_preload(["experiments.tournament.match"])
+        return context
 
     def close(self) -> None:
         if self._pool is not None:

@@ -126,3 +126,12 @@ def test_evaluate_plays_duplicate_deals_of_a_line_up():
     assert honest["win_rate"] > honest["parity"]
     assert evaluate("i_doubt_it", ["honest", "random", "random"], options={"num_players": 3}, deals=3, seed=1,
                     workers=2) == result
+
+
+def test_workers_from_a_fork_server_give_the_same_games():
+    lineup = ["honest", "counter", "random"]
+    options = {"num_players": 3, "max_turns": 60}
+    inline = evaluate("i_doubt_it", lineup, options=options, deals=2, seed=4, workers=1)
+    with LocalExecutor(2, start_method="forkserver") as executor:
+        served = evaluate("i_doubt_it", lineup, options=options, deals=2, seed=4, executor=executor)
+    assert served == inline
