@@ -32,6 +32,7 @@ class GameSection:
 class LearnerSection:
     seat: int | Literal["rotate"] = "rotate"  # the learner's seat: rotating, or fixed
     partner: str = "self"  # partnership games: "self", "pool" or an agent spec
+    shaping: dict[str, float] = field(default_factory=dict)  # potential per observation field; {}: none
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,8 @@ def _value(kind, value: Any, key: str, source: str):
         if value in args and not isinstance(value, bool):
             return value
         raise ValueError(f"{source}: {key} must be one of {', '.join(map(repr, args))}, not {_shown(value)}")
+    if kind is Any:
+        return value
     if kind is type(None):
         if value is None:
             return None
@@ -190,7 +193,7 @@ def _value(kind, value: Any, key: str, source: str):
         if value is None:
             return {}
         if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-            return dict(value)
+            return {k: _value(args[1], v, f"{key}.{k}", source) for k, v in value.items()}
     else:  # pragma: no cover - a field type this loader does not know
         raise TypeError(f"config field {key} has an unsupported type {kind}")
     raise ValueError(f"{source}: {key} must be {_describe(kind)}, not {_shown(value)}")
@@ -245,6 +248,12 @@ def _check_consistency(config: TrainConfig, source: str) -> None:
     except (ValueError, TypeError) as error:
         raise ValueError(f"{source}: game: {error}") from None
     game = GameInfo.of(env)
+    from agents.training.learner_env import potential_terms
+
+    try:
+        potential_terms(game, config.learner.shaping)
+    except ValueError as error:
+        raise ValueError(f"{source}: learner.shaping: {error}") from None
     seat = config.learner.seat
     if isinstance(seat, int) and not 0 <= seat < game.num_players:
         raise ValueError(f"{source}: learner.seat must be 'rotate' or a seat from 0 to {game.num_players - 1}, not {seat}")

@@ -136,11 +136,13 @@ def summarise(records: Sequence[GameRecord], name: str = LEARNER) -> EvalResult:
 
 
 def _behaviour(records: Sequence[GameRecord], name: str):
-    try:
+    try:  # behaviour statistics are a bonus: a game without them still gets evaluated
         from experiments.behaviour import agent_counts, module_for
+
+        module = module_for(records[0].game) if records else None
     except ImportError:
         return {}, {}
-    if not records or (module := module_for(records[0].game)) is None:
+    if module is None:
         return {}, {}
     counts = agent_counts(records, module)
     rates = {spec: module.rates(c) for spec, c in counts.items()}

@@ -23,6 +23,13 @@ both seats' decisions are training steps; the partnership's reward is counted on
 ``"action_mask"`` (see :class:`agents.training.vec.MaskFromInfo`, which saves subprocess round
 trips), and the last step of an episode carries ``info["selfplay"]``: the learner's seat, its
 total reward and the ids of the opponents it met.
+
+Optional **potential-based shaping** (Ng, Harada & Russell, 1999) adds
+``gamma * phi(next) - phi(now)`` to each reward, where ``phi`` is a weighted sum of fields of
+the learner's own observation, decoded to natural units (``{"hand_sizes[0]": -0.02}``: minus
+0.02 per card in my hand) and ``phi = 0`` once the episode is over. Such shaping does not change
+which policies are optimal, but rewards progress long before the game's one reward at the end.
+It is off unless asked for; ``info["selfplay"]["reward"]`` is always the game's own reward.
 """
 
 from __future__ import annotations
@@ -50,6 +57,24 @@ def partners(game: GameInfo, seat: int) -> list[int]:
     return [p for p in range(game.num_players) if p != seat and (p - seat) % modulus == 0]
 
 
+def potential_terms(game: GameInfo, shaping: dict[str, float]) -> list[tuple[slice, float]]:
+    """``{"field": w, "field[i]": w}`` as (observation slice, weight per encoded unit) pairs:
+    a field counts with the sum of its entries, ``field[i]`` with entry ``i`` alone."""
+    layout, terms = game.layout, []
+    for key, weight in shaping.items():
+        name, _, index = str(key).partition("[")
+        if name not in layout:
+            raise ValueError(f"shaping field {key!r} is not an observation field of {game.name}; fields: {', '.join(layout)}")
+        where = layout[name]
+        if index:
+            size = where.stop - where.start
+            if not index.endswith("]") or not index[:-1].isdigit() or int(index[:-1]) >= size:
+                raise ValueError(f"shaping field {key!r}: the index must be 0 to {size - 1}, as in {name}[0]")
+            where = slice(where.start + int(index[:-1]), where.start + int(index[:-1]) + 1)
+        terms.append((where, float(weight) * layout.scale(name)))
+    return terms
+
+
 class LearnerEnv(gym.Env):
     """A Gymnasium environment in which the learner plays one seat of ``game``.
 
@@ -75,6 +100,8 @@ class LearnerEnv(gym.Env):
         per_seat: bool = True,
         first_seat: int = 0,
         seed: int | None = None,
+        shaping: dict[str, float] | None = None,
+        shaping_gamma: float = 1.0,
     ):
         self.raw = bluff_envs.make(game, raw=True, **(options or {}))
         self.game = GameInfo.of(self.raw)
@@ -98,6 +125,9 @@ class LearnerEnv(gym.Env):
             from agents.registry import make_agent
 
             self._partner_agent = make_agent(partner, self.game, int(self.rng.integers(2**31)))
+        self._potential_terms = potential_terms(self.game, shaping or {})
+        self.shaping_gamma = shaping_gamma
+        self._potential = 0.0
         self._next_seat = first_seat % n
         self._mask = np.zeros(self.action_space.n, np.int8)
         self.seat = 0
@@ -116,6 +146,7 @@ class LearnerEnv(gym.Env):
             self._deal(forced_seat, options)
             if not self._play_others():
                 observation = self._observe()
+                self._potential = self._phi(observation)
                 return observation, {"action_mask": self._mask}
             if "deck" in options:
                 raise ValueError("the fixed deal given to reset() ends the game before the learner's first decision")
@@ -129,7 +160,12 @@ class LearnerEnv(gym.Env):
         reward = total - self._credited
         self._credited = total
         if not over:
-            return self._observe(), reward, False, False, {"action_mask": self._mask}
+            observation = self._observe()
+            if self._potential_terms:
+                potential, self._potential = self._potential, self._phi(observation)
+                reward += self.shaping_gamma * self._potential - potential
+            return observation, reward, False, False, {"action_mask": self._mask}
+        reward -= self._potential  # phi is 0 once the game is over
         self._mask = np.zeros_like(self._mask)
         truncated = bool(raw.truncations[self._learner])
         info = {
@@ -199,6 +235,9 @@ class LearnerEnv(gym.Env):
             if agent in learners:
                 return False
             raw.step(seat_agents[agent].act(raw.observe(agent)))
+
+    def _phi(self, observation: np.ndarray) -> float:
+        return sum(weight * float(observation[where].sum()) for where, weight in self._potential_terms)
 
     def _observe(self) -> np.ndarray:
         observed = self.raw.observe(self.raw.agent_selection)

@@ -176,6 +176,8 @@ class Trainer:
             seat=c.learner.seat,
             partner=c.learner.partner,
             per_seat=c.opponents.per_seat,
+            shaping=c.learner.shaping,
+            shaping_gamma=c.ppo.gamma,
         )
 
     def _new_model(self, venv):

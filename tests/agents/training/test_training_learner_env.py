@@ -1,0 +1,156 @@
+"""The learner-seat environment: rewards, masks, seats and opponents, on scripted games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.training.learner_env import LearnerEnv
+from agents.training.pool import OpponentPool
+from tests.agents.training.scripted import Script, ScriptedAgent, play_learner, stock
+from tests.helpers import deck_of
+
+# I Doubt It, 4 players, no cap on a play: player 1 sheds twelve cards as "12 Kings" (nobody
+# doubts) and goes out with his 9 when the sequence reaches 9s, two plays later, checked at once.
+SHEDDER = ["2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S", "9S"]
+PASS3 = ("pass",) * 3
+SHEDDING_GAME = (
+    "add A", "done", *PASS3,  # player 0: one Ace
+    *["add 2"] * 4, *["add 3"] * 4, *["add 4"] * 4, "done", *PASS3,  # player 1: "12 Kings"
+    "add Q", "done", *PASS3,  # player 2: a Queen
+    "add J", "done", *PASS3,  # player 3: a Jack
+    "add 10", "done", *PASS3,  # player 0: a 10
+    "add 9", "done",  # player 1: his last card, a 9, turned up at once: he wins
+)
+
+
+def shedding_deck() -> list[str]:
+    fixed = {0: ["AS", "10C"], 1: SHEDDER, 2: ["QC"], 3: ["JC"]}
+    taken = {c for hand in fixed.values() for c in hand}
+    rest = [c for c in stock() if c not in taken]
+    hands = []
+    for seat in range(4):
+        need = 13 - len(fixed[seat])
+        hands.append(fixed[seat] + rest[:need])
+        rest = rest[need:]
+    return deck_of(*hands)
+
+
+def scripted_env(game: str, names, options=None, **settings) -> tuple[LearnerEnv, Script]:
+    env = LearnerEnv(game, options, ["random"], seed=0, **settings)
+    script = Script(env.game, *names)
+    env.set_opponents([ScriptedAgent(env.game, script)])
+    return env, script
+
+
+def test_the_learner_who_goes_out_gets_the_win_on_its_last_play():
+    env, script = scripted_env("i_doubt_it", SHEDDING_GAME, {"max_cards_per_play": None})
+    env.reset(options={"deck": shedding_deck(), "seat": 1})
+    results = play_learner(env, script)
+    assert len(results) == 1 + 13 + 1 + 1 + 1 + 2  # window, "12 Kings", three windows, last play
+    assert [r for r, _, _ in results[:-1]] == [0.0] * (len(results) - 1)
+    assert results[-1] == (1.0, True, False)
+
+
+@pytest.mark.parametrize("seat", [0, 2, 3])
+def test_a_game_ended_by_another_player_still_pays_the_learner(seat):
+    # the learner's last decision comes before the winner's last play: the -1/3 must reach it
+    env, script = scripted_env("i_doubt_it", SHEDDING_GAME, {"max_cards_per_play": None})
+    env.reset(options={"deck": shedding_deck(), "seat": seat})
+    results = play_learner(env, script)
+    assert [r for r, _, _ in results[:-1]] == [0.0] * (len(results) - 1)
+    assert results[-1] == (pytest.approx(-1 / 3), True, False)
+
+
+def test_a_bluff_caught_by_the_opponent_loses_at_once():
+    # Seven Spades, 2 players: the learner claims the 2 of hearts, the opponent challenges
+    env, script = scripted_env("seven_spades", ["claim", "challenge"], {"num_players": 2})
+    env.reset(options={"deck": stock("2H"), "seat": 0})
+    assert play_learner(env, script) == [(-1.0, True, False)]
+
+
+def test_a_wrong_challenge_loses_the_learner_the_game():
+    env, script = scripted_env("seven_spades", ["claim", "challenge"], {"num_players": 2})
+    env.reset(options={"deck": stock("AS"), "seat": 1})
+    assert play_learner(env, script) == [(-1.0, True, False)]
+
+
+def test_truncation_is_not_termination():
+    env, script = scripted_env("i_doubt_it", ("add A", "done", *PASS3), {"max_turns": 1})
+    env.reset(options={"deck": shedding_deck(), "seat": 3})
+    assert play_learner(env, script) == [(0.0, False, True)]
+
+
+def test_rewards_add_up_to_the_seat_s_result_and_come_only_at_the_end():
+    env = LearnerEnv("i_doubt_it", opponents=["random"], seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        env.reset()
+        rewards, done = [], False
+        while not done:
+            _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+            rewards.append(reward)
+            done = terminated or truncated
+        final = env.raw._cumulative_rewards[env.raw.possible_agents[env.seat]]
+        assert sum(rewards) == pytest.approx(final) and final != 0
+        assert all(r == 0 for r in rewards[:-1])
+        assert info["selfplay"]["reward"] == final and info["selfplay"]["seat"] == env.seat
+
+
+def test_the_learner_sees_only_its_own_decisions_with_its_own_mask():
+    env = LearnerEnv("i_doubt_it", opponents=["random"], seed=1)
+    observation, info = env.reset(options={"seat": 2})
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        raw = env.raw
+        assert raw.agent_selection == "player_2"
+        expected = raw.observe("player_2")
+        assert np.array_equal(observation, expected["observation"])
+        assert np.array_equal(env.action_masks(), expected["action_mask"]) and env.action_masks().any()
+        assert np.array_equal(info["action_mask"], expected["action_mask"])
+        observation, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        if terminated or truncated:
+            observation, info = env.reset(options={"seat": 2})
+
+
+def test_seats_rotate_from_episode_to_episode():
+    env = LearnerEnv("i_doubt_it", opponents=["random"], first_seat=2, seed=0)
+    seats = []
+    for _ in range(5):
+        env.reset()
+        seats.append(env.seat)
+    assert seats == [2, 3, 0, 1, 2]
+    fixed = LearnerEnv("seven_spades", opponents=["random"], seat=1, seed=0)
+    for _ in range(3):
+        fixed.reset()
+        assert fixed.seat == 1
+
+
+def finish(env, rng) -> dict:
+    """Play the learner at random to the end of the episode; the last info."""
+    while True:
+        _, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        if terminated or truncated:
+            return info
+
+
+def test_opponents_are_drawn_from_the_pool_payload_per_seat():
+    pool = OpponentPool(["random", "honest"], "uniform")
+    env = LearnerEnv("i_doubt_it", opponents=pool.payload(), seed=5)
+    rng = np.random.default_rng(5)
+    met = []
+    for _ in range(4):
+        env.reset()
+        met += finish(env, rng)["selfplay"]["opponents"]
+    assert len(met) == 4 * 3 and set(met) == {"random", "honest"}
+    env.set_opponents({"probabilities": [0.0, 1.0]})  # same members, new odds
+    env.reset()
+    assert finish(env, rng)["selfplay"]["opponents"] == ["honest"] * 3
+
+
+def test_one_opponent_for_the_whole_table_when_not_drawn_per_seat():
+    env = LearnerEnv("i_doubt_it", opponents=["random", "honest"], per_seat=False, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        env.reset()
+        assert len(set(finish(env, rng)["selfplay"]["opponents"])) == 1
