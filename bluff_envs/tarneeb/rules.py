@@ -44,7 +44,10 @@ assert len(ACTION_NAMES) == NUM_ACTIONS
 BIDDING, TRUMP, DOUBLING, PLAY = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "trump", "double", "play")
 
-# Events returned by apply(); the view reads them.
+# Events returned by apply(); the view reads them. PLAYED: (PLAYED, player, card, suit led,
+# position in the trick); CALLED: (CALLED, player, action); TRUMP_NAMED / DOUBLED: (kind,
+# declarer, strain / doubled); TRICK_WON: (TRICK_WON, winner); DEAL_SCORED: (kind, deal
+# score by partnership); DEALT: a new deal (the state holds it).
 DEALT, CALLED, TRUMP_NAMED, DOUBLED, PLAYED, TRICK_WON, DEAL_SCORED = range(7)
 
 _DOUBLE_OR_NOT = (DOUBLE, NO_DOUBLE)
@@ -330,16 +333,17 @@ class TarneebState:
         self._hand_actions[p] = None
         trick = self.trick
         trick.append(card)
-        if len(trick) == 1:
+        position = len(trick) - 1
+        if position == 0:
             self.led_suit = suit
-        elif len(trick) == NUM_PLAYERS:
+        elif position == NUM_PLAYERS - 1:
             return self._gather(p, card)
         self.current_player = (p + 1) & 3
-        return ((PLAYED, p, card, self.led_suit),)
+        return ((PLAYED, p, card, self.led_suit, position),)
 
     def _gather(self, p: int, card: int):
         """The fourth card: the trick goes to its winner, who leads the next."""
-        events = [(PLAYED, p, card, self.led_suit)]
+        events = [(PLAYED, p, card, self.led_suit, NUM_PLAYERS - 1)]
         trick = self.trick
         winner = trick_winner(trick, self.leader, self.trump)
         self.tricks.append((self.leader, tuple(trick), winner))

@@ -93,7 +93,7 @@ class ViewTables:
         self.passed_idx = [per_viewer(p, "passed", 1) for p in range(N)]
         self.declarer_idx = [per_viewer(p, "declarer", 1) for p in range(N)]
         self.leader_idx = [per_viewer(p, "trick_leader", 1) for p in range(N)]
-        self.shown_idx = [per_viewer(p, "shown_out", 4) for p in range(N)]
+        self.shown_idx = [[per_viewer(p, "shown_out", 4) + suit for suit in range(4)] for p in range(N)]
         self.dealer_idx = [per_viewer(p, "dealer", 1) for p in range(N)]
         # playing a card: off the player's own hand (0), into everyone's trick and played (1)
         self.play_idx = [
@@ -113,6 +113,14 @@ class ViewTables:
         assert o["score_deficit"] == o["score"] + 2
         self.inv_score = 1.0 / (2 * c.target_score)
         self.target_value = c.target_score / MAX_TARGET
+        # tricks won this deal, side 0 has a and side 1 has b: the field in every row
+        self.tricks_won = [
+            [np.array([[a, b], [b, a], [a, b], [b, a]], np.float32) / 13 for b in range(14)] for a in range(14)
+        ]
+        self.tricks_won_sl = layout["tricks_won"]
+        # the current trick and its leader, cleared together between tricks
+        assert o["trick"] == o["trick_leader"] + N
+        self.trick_sl = slice(o["trick_leader"], o["trick"] + N * 52)
 
 
 class TarneebView:
@@ -128,6 +136,7 @@ class TarneebView:
         self.leader_idx, self.shown_idx = t.leader_idx, t.shown_idx
         # card_masks[p][s]: p's cards of suit s as an action mask; [p][WHOLE_HAND]: all of them
         self.card_masks = np.zeros((N, 5, t.num_actions), np.int8)
+        self.mask_rows = [list(rows) for rows in self.card_masks]  # the same memory, row by row
         self.call_masks: dict[tuple[int, ...], np.ndarray] = {}
         self.phase = -1
         self._new_deal()
@@ -140,7 +149,7 @@ class TarneebView:
         array is the view's own and changes with the next event: copy it to keep it."""
         state = self.state
         if state.phase == PLAY:
-            return self.card_masks[state.current_player, state.playable()]
+            return self.mask_rows[state.current_player][state.playable()]
         legal = state.legal_actions()  # one of a few constant tuples outside the play
         mask = self.call_masks.get(legal)
         if mask is None:
@@ -151,8 +160,17 @@ class TarneebView:
     def record(self, events) -> None:
         for event in events:
             kind = event[0]
-            if kind == PLAYED:
-                self._played(event[1], event[2], event[3])
+            if kind == PLAYED:  # the hot path, inline
+                _, p, card, led, position = event
+                flat = self.flat
+                flat[self.play_idx[p][card]] = self.play_values
+                if position == 0:
+                    flat[self.leader_idx[p]] = 1.0
+                elif card & 3 != led:
+                    flat[self.shown_idx[p][led]] = 1.0
+                rows = self.mask_rows[p]
+                rows[card & 3][CARD0 + card] = 0
+                rows[WHOLE_HAND][CARD0 + card] = 0
             elif kind == TRICK_WON:
                 self._trick_won()
             elif kind == CALLED:
@@ -212,22 +230,9 @@ class TarneebView:
             flat[t.passed_idx[p]] = 0.0
             obs[:, self.sl["contract_strain"]] = _STRAINS[game.bid_strain(level)]
 
-    def _played(self, p: int, card: int, led_suit: int) -> None:
-        flat = self.flat
-        if len(self.state.trick) == 1:  # he leads
-            flat[self.leader_idx[p]] = 1.0
-        flat[self.play_idx[p][card]] = self.play_values
-        suit = card & 3
-        masks = self.card_masks[p]
-        masks[suit, CARD0 + card] = 0
-        masks[WHOLE_HAND, CARD0 + card] = 0
-        if suit != led_suit:
-            flat[self.shown_idx[p] + led_suit] = 1.0
-
     def _trick_won(self) -> None:
-        obs, o = self.obs, self.o
-        obs[:, self.sl["trick"]] = 0.0
-        obs[:, self.sl["trick_leader"]] = 0.0
-        won = self.state.tricks_won
-        a, b = won[0] / 13.0, won[1] / 13.0
-        obs[:, o["tricks_won"] : o["tricks_won"] + 2] = ((a, b), (b, a), (a, b), (b, a))
+        t = self.tables
+        obs = self.obs
+        obs[:, t.trick_sl] = 0.0
+        a, b = self.state.tricks_won
+        obs[:, t.tricks_won_sl] = t.tricks_won[a][b]
