@@ -127,22 +127,20 @@ class IDoubtItState:
 
     def _discard(self):
         p = self.current_player
-        hand, chosen = self.hands[p], self.chosen
+        hand = self.hands[p]
         cards = []
-        for r in range(NUM_RANKS):
-            k = chosen[r]
+        for r, k in enumerate(self.chosen):
             if k:
                 held = hand[r]
-                cards.extend(held[len(held) - k :])
-                del held[len(held) - k :]
-        counts = tuple(chosen)
+                cards += held[-k:]
+                del held[-k:]
         self.chosen = [0] * NUM_RANKS
         self.chosen_count = 0
         self.lowest_addable = 0
         self.hand_sizes[p] -= len(cards)
         self.pile.extend(cards)
         self.claim = Claim(p, cards, self.required_rank)
-        claimed = (CLAIMED, p, len(cards), self.required_rank, counts)
+        claimed = (CLAIMED, p, len(cards), self.required_rank)
         if self.hand_sizes[p] == 0 and self.game.config.last_play_checked:
             return (claimed, self._resolve())  # the others would certainly doubt it
         self.window = ChallengeWindow(p, seats_after(p, [True] * self.num_players))
