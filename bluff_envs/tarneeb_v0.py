@@ -137,10 +137,7 @@ class raw_env(CardGameEnv):
 
     def _current_mask(self):
         # the view keeps every hand as masks, updated card by card: a look-up, not a build
-        if not self._mask_valid:
-            self._mask = self.view.legal_mask()
-            self._mask_valid = True
-        return self._mask
+        return self.view.legal_mask()
 
 
 def env(**options):
