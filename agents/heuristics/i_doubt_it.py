@@ -97,28 +97,20 @@ class Table:
         successes = min(self.copies_unplaced(rank), population)
         return hypergeometric(population, successes, draws)
 
-    def claim_false_probability(self, extra_bluff: float = 0.2, bluff_sizes: tuple[float, ...] = (0.6, 0.25, 0.1, 0.05)) -> float:
+    def claim_false_probability(self, extra_card: float = 0.1) -> float:
         """P(the claim is false), by Bayes' rule over ``x``, the cards of the claimed rank the
-        claimer held (:meth:`claimer_holding`), given that he put down ``claim_count`` cards:
-        holding none he must bluff, with ``k`` cards with probability ``bluff_sizes[k-1]``;
-        holding some he plays all of them (or the cap), adding ``k`` bluff cards with
-        probability ``extra_bluff × bluff_sizes[k-1]``. Holding more than he put down is
-        taken as truthful too (the cap, or keeping some back). The claim is false when
-        ``x < claim_count``."""
+        claimer held (:meth:`claimer_holding`), given the number ``c`` he put down. How a
+        player makes a claim: holding none of the rank he must bluff, with one card; holding
+        some he puts them all down (or as many as he may), and with probability
+        ``extra_card`` one more card of another rank. So a claim is false when ``x = 0`` (and
+        ``c = 1``) or when ``x = c - 1`` plus an extra card, true when ``x >= c``."""
         if self.claim_impossible():
             return 1.0
         c = self.claim_count
-        def size(k):
-            return bluff_sizes[k - 1] if k <= len(bluff_sizes) else 0.0
-        false = true = 0.0
-        for x, prior in enumerate(self.claimer_holding()):
-            if x == 0:
-                false += prior * size(c)
-            elif x < c:
-                false += prior * extra_bluff * size(c - x)
-            else:
-                true += prior * (1.0 - extra_bluff) * (1.0 if x == c else 0.5)
-        return false / (false + true) if false + true > 0 else 0.0
+        holding = self.claimer_holding()
+        false = (holding[0] if c == 1 else 0.0) + (extra_card * holding[c - 1] if 1 <= c - 1 < len(holding) else 0.0)
+        true = (1.0 - extra_card) * sum(holding[c:])
+        return false / (false + true) if false + true > 0 else 1.0
 
     def turns_until_named(self, rank: int) -> int:
         """How many of my own turns until I must name ``rank`` (13 for the rank I name now):

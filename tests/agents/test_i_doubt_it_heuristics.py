@@ -145,7 +145,7 @@ def test_bluffer_sheds_extra_cards_some_of_the_time():
     assert sizes == {2, 3}
 
 
-def test_claim_probability_is_hypergeometric_over_unseen_cards():
+def test_claim_probability_is_bayes_over_a_hypergeometric_prior():
     env = bluff_envs.make("i_doubt_it", raw=True)
     env.reset(seed=0)
     info = GameInfo.of(env)
@@ -160,7 +160,9 @@ def test_claim_probability_is_hypergeometric_over_unseen_cards():
     assert holding[0] == pytest.approx(math.comb(35, 13) / math.comb(39, 13))
     assert sum(holding) == pytest.approx(1.0)
     assert not table.claim_impossible()
-    assert 0 < table.claim_false_probability() < holding[0]  # a one-card claim is likelier truthful
+    # holding none he must bluff; holding some he plays them (an extra card only 1 time in 10)
+    h0 = holding[0]
+    assert table.claim_false_probability() == pytest.approx(h0 / (h0 + 0.9 * (1 - h0)))
 
 
 def test_hypergeometric_known_values():
