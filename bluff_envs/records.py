@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,7 +41,6 @@ class GameRecord:
     steps: int
     truncated: bool
     agent_seeds: list[int] | None = None  # the seed each seat's agent was given
-    extras: dict[str, Any] = field(default_factory=dict)  # free-form, e.g. tournament bookkeeping
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -51,7 +50,7 @@ class GameRecord:
         """From :meth:`to_dict`'s output; keys that are not record fields are ignored (a line of
         a tournament's ``results.jsonl`` carries its game id next to the record)."""
         names = {f.name for f in fields(cls)}
-        missing = sorted(n for n in names - set(data) if n not in ("agent_seeds", "extras"))
+        missing = sorted(n for n in names - set(data) if n != "agent_seeds")
         if missing:
             raise ValueError(f"game record lacks {', '.join(missing)}")
         return cls(**{k: v for k, v in data.items() if k in names})
