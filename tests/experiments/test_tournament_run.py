@@ -135,3 +135,23 @@ def test_workers_from_a_fork_server_give_the_same_games():
     with LocalExecutor(2, start_method="forkserver") as executor:
         served = evaluate("i_doubt_it", lineup, options=options, deals=2, seed=4, executor=executor)
     assert served == inline
+
+
+def test_two_runs_cannot_write_to_one_directory(tmp_path, uninterrupted):
+    config, _ = uninterrupted
+    run = tmp_path / "run"
+    run.mkdir()
+    holder = subprocess.Popen(  # another process holding the directory, as a running tournament does
+        [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); "
+         "fcntl.lockf(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)", str(run / ".lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ValueError, match="another run is writing"):
+            run_tournament(config, run, workers=1, progress=False, report=False)
+    finally:
+        holder.kill()
+        holder.wait()
+    run_tournament(config, run, workers=1, progress=False, report=False)
+    assert (run / "results.jsonl").exists()
