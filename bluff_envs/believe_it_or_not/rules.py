@@ -123,6 +123,9 @@ class BelieveItOrNotState:
         # a responder's choices depend only on his hand: cached per player until it changes
         self._held: list[tuple[int, ...] | None] = [None] * n
         self._respond: list[tuple[int, ...] | None] = [None] * n
+        # and so do a builder's, given where in his held ranks the canonical order has got to;
+        # returning the same tuple again lets the adapter reuse its mask
+        self._building: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -135,6 +138,7 @@ class BelieveItOrNotState:
             hand = self.hands[p]
             held = self._held[p] = tuple([ADD0 + r for r in self.game.ranks if hand[r]])
             self._respond[p] = held + CALLS
+            self._building[p] = {}
         if phase == RESPOND:
             return self._respond[p]
         count = self.chosen_count
@@ -147,7 +151,10 @@ class BelieveItOrNotState:
         start = bisect_left(held, ADD0 + low)
         if self.chosen[low] == len(self.hands[p][low]):
             start += 1
-        return held[start:] + DONE_ONLY
+        legal = self._building[p].get(start)
+        if legal is None:
+            legal = self._building[p][start] = held[start:] + DONE_ONLY
+        return legal
 
     def apply(self, action: int):
         phase = self.phase

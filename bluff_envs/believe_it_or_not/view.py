@@ -96,6 +96,8 @@ class BelieveItOrNotView:
         self.building_row = [obs[v, lay["building"]] for v in range(n)]
         self.mine_row = [obs[v, lay["my_cards_in_pile"]] for v in range(n)]
         self.mine_all = obs[:, lay["my_cards_in_pile"]]
+        self.rows = list(obs)
+        self.tail_row = [obs[v, lay["known_cards"].start :] for v in range(n)]
         self.out_known_all = obs[:, lay["out_of_play_known"]]
 
         # the source: the public record by absolute seat (laid out as the tail of a row from
@@ -108,7 +110,7 @@ class BelieveItOrNotView:
         self.known_of = list(self.source[public:].reshape(n, n, NUM_RANKS))  # [seat][viewer, rank]
         self.p = p = {name: sl.start - start for name, sl in lay.items() if sl.start >= start}
         self.tail = slice(lay["known_cards"].start, lay.size)
-        self.gathers = self._gathers(lay, n, public)
+        self.gathers = [list(rows) for rows in self._gathers(lay, n, public)]
         self.head = 0  # the ring slot of the newest call
         self.gather = self.gathers[0]
         self.phase_at, self.rank_at, self.by_at = p["phase"], p["round_rank"], p["last_play_by"]
@@ -167,23 +169,22 @@ class BelieveItOrNotView:
 
     def observation(self, player: int) -> np.ndarray:
         if self.seen[player] != self.version:
-            self.obs[player, self.tail] = self.source[self.gather[player]]
+            self.tail_row[player][:] = self.source[self.gather[player]]
             self.seen[player] = self.version
-        return self.obs[player].copy()
+        return self.rows[player].copy()
 
     def record(self, events) -> None:
-        public = self.public
-        for event in events:
+        for event in events:  # the rules send one event per action
             kind = event[0]
             if kind == ADDED:
-                chosen = self.building_counts[event[1]]
-                r = event[2]
+                seat, r = event[1], event[2]
+                chosen = self.building_counts[seat]
                 chosen[r] += 1
-                self.building_row[event[1]][r] = chosen[r] * self.inv_copies
+                self.building_row[seat][r] = chosen[r] * self.inv_copies
                 if self.phase != BUILD:  # a responder started his play
                     self._set_phase(BUILD)
             elif kind == NAMED:
-                public[self.rank_at + event[2]] = 1.0
+                self.public[self.rank_at + event[2]] = 1.0
                 self._set_phase(BUILD)
             elif kind == PLAYED:
                 self._played(event[1], event[2])
