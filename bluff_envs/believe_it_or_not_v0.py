@@ -67,28 +67,33 @@ even with a 36-card deck. Seats are relative: 0 is the observer, 1 the player to
 =================== ============================================================================
 field               content
 =================== ============================================================================
-phase               one-hot: name, build, respond
 hand                my cards by rank
 building            the cards chosen so far for my play
+my_cards_in_pile    my own cards in this round's pile
+out_of_play_known   cards known to be out of play: turned up, mine, complete sets
+known_cards         per opponent, the cards he certainly holds: seen going to him (turned up
+                    to him, or mine in a pile he took), less what he may have played since
+phase               one-hot: name, build, respond
 round_rank          one-hot: the rank named for this round (zero until named)
 pile_size           cards face down in the middle
 pile_by_player      cards each player put into this round's pile
 last_play_size      cards in the most recent play (÷ cap)
 last_play_by        one-hot: who made it
-my_cards_in_pile    my own cards in this round's pile
-known_cards         per opponent, the cards he certainly holds: seen going to him (turned up
-                    to him, or mine in a pile he took), less what he may have played since
 out_of_play_size    cards out of play (piles nobody took, complete sets)
-out_of_play_known   cards known to be out of play: turned up, mine, complete sets
 hand_sizes          every hand size
 out                 players who have left the game
 empty_handed        players still in with no cards
 last_revealed       the cards turned up by the last call
-calls               the last 4 calls: caller, believe/disbelieve, honest/false, maker, taker
+calls               the last 4 calls, newest first: caller, believe/disbelieve, honest/false,
+                    maker, taker (all zero: out of play)
 call_counts         cards turned up by each of those calls (÷ cap)
 call_piles          pile size at each of those calls
 turns               completed plays / max_turns
 =================== ============================================================================
+
+A player's own cards, his play being built and his share of the pile are known only to him;
+everything else above is public or follows from public events and his own actions, so a
+player with perfect memory would know it too.
 
 Rewards
 -------
