@@ -124,9 +124,10 @@ def markdown(s: dict[str, Any]) -> str:
             for a, r in sorted(s["ratings"]["agents"].items(), key=lambda x: -x[1]["ordinal"]):
                 lines.append(f"| {a} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
         else:
-            lines += ["| agent | Elo | strength |", "|---|---:|---:|"]
+            lines += ["| agent | Elo | 95 % CI (deals resampled) | strength |", "|---|---:|---|---:|"]
             for a, r in sorted(s["ratings"]["agents"].items(), key=lambda x: -x[1]["elo"]):
-                lines.append(f"| {a} | {r['elo']:.0f} | {r['strength']:.3f} |")
+                lo, hi = r["elo_ci"]
+                lines.append(f"| {a} | {r['elo']:.0f} | [{lo:.0f}, {hi:.0f}] | {r['strength']:.3f} |")
         lines += ["", "![ratings](plots/ratings.png)", ""]
     b = s["behaviour"]
     if b:
@@ -226,8 +227,10 @@ def plot_ratings(s: dict[str, Any], path: Path) -> None:
         ax.set_xlabel("OpenSkill mu (error bars: 2 sigma)")
     else:
         items = sorted(r["agents"].items(), key=lambda x: x[1]["elo"])
-        ax.barh([a for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, color="#55a868")
-        ax.set_xlabel("Bradley-Terry rating, Elo scale (mean 1500)")
+        errors = [[max(0.0, v["elo"] - v["elo_ci"][0]) for _, v in items], [max(0.0, v["elo_ci"][1] - v["elo"]) for _, v in items]]
+        ax.barh([a for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, xerr=errors, color="#55a868",
+                capsize=4)
+        ax.set_xlabel("Bradley-Terry rating, Elo scale (mean 1500; 95% interval, deals resampled)")
     ax.set_title(f"{s['name']}: ratings ({r['method']})")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

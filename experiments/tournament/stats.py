@@ -164,10 +164,21 @@ def head_to_head(results: Sequence[GameResult], agents: Sequence[str], teams: Se
             "wins": score.tolist()}
 
 
-def bradley_terry_ratings(h2h: dict[str, Any], prior: float = 1.0) -> dict[str, dict[str, float]]:
-    strengths = bradley_terry(np.array(h2h["wins"]), prior=prior)
+def bradley_terry_ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]],
+                          prior: float = 1.0, samples: int = 200, seed: int = 0) -> dict[str, dict[str, float]]:
+    """Bradley–Terry strengths and Elo points from the head-to-head wins, with a 95 %
+    interval of the Elo points from resampling whole deals."""
+    deals = sorted({r.deal for r in results})
+    by_deal = {d: [r for r in results if r.deal == d] for d in deals}
+    per_deal = np.array([head_to_head(by_deal[d], agents, teams)["wins"] for d in deals])
+    strengths = bradley_terry(per_deal.sum(axis=0), prior=prior)
     points = elo(strengths)
-    return {a: {"elo": float(e), "strength": float(s)} for a, e, s in zip(h2h["agents"], points, strengths)}
+    rng = np.random.default_rng(seed)
+    draws = np.array([elo(bradley_terry(per_deal[rng.integers(len(deals), size=len(deals))].sum(axis=0), prior=prior))
+                      for _ in range(samples)])
+    lo, hi = np.percentile(draws, [2.5, 97.5], axis=0)
+    return {a: {"elo": float(points[i]), "elo_ci": [float(lo[i]), float(hi[i])], "strength": float(strengths[i])}
+            for i, a in enumerate(agents)}
 
 
 def openskill_ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]]) -> dict[str, dict[str, float]]:
@@ -197,5 +208,5 @@ def ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequenc
             h2h: dict[str, Any]) -> dict[str, Any]:
     """Bradley–Terry Elo for two-player games, OpenSkill otherwise."""
     if len(teams) == 2 and all(len(t) == 1 for t in teams):
-        return {"method": "Bradley-Terry (Elo scale)", "agents": bradley_terry_ratings(h2h)}
+        return {"method": "Bradley-Terry (Elo scale)", "agents": bradley_terry_ratings(results, agents, teams)}
     return {"method": "OpenSkill Plackett-Luce", "agents": openskill_ratings(results, agents, teams)}

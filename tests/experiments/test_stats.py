@@ -87,3 +87,15 @@ def test_head_to_head_counts_finishing_order_between_opponents_only():
     results = [game("g0", 0, ["x", "y", "z"], [1, -0.5, -0.5])]
     h = stats.head_to_head(results, ["x", "y", "z"], [(0,), (1,), (2,)])
     assert h["score"][1][2] == 0.5 and h["score"][0][2] == 1.0
+
+
+def test_two_player_ratings_are_bradley_terry_elo_with_an_interval():
+    results = [game(f"g{i:02d}", i // 2, ["a", "b"] if i % 2 else ["b", "a"],
+                    ([1, -1] if i % 2 else [-1, 1]) if i % 4 != 3 else [-1, 1]) for i in range(40)]
+    h2h = stats.head_to_head(results, ["a", "b"], [(0,), (1,)])
+    r = stats.ratings(results, ["a", "b"], [(0,), (1,)], h2h)
+    assert r["method"].startswith("Bradley-Terry")
+    a, b = r["agents"]["a"], r["agents"]["b"]
+    wins = np.array(h2h["wins"]) + 0.5 * (np.ones((2, 2)) - np.eye(2))  # the prior: one drawn game
+    assert a["elo"] - b["elo"] == pytest.approx(400 * math.log10(wins[0, 1] / wins[1, 0]))
+    assert a["elo_ci"][0] <= a["elo"] <= a["elo_ci"][1] and a["elo"] > 1500 > b["elo"]
