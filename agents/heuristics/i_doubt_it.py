@@ -15,7 +15,7 @@ honest             plays all its cards of the named rank when it has any; otherw
 counter            plays like ``honest``; doubts when the claim is impossible, or when the
                    probability that it is false (hypergeometric over the cards whose place it
                    does not know, weighed by how likely such a claim is) is above a threshold
-bluffer            sheds cards: every other play of the named rank (at random) carries one
+bluffer            sheds cards: half of its plays of the named rank (at random) carry one
                    more card, the one it needs last; never bluffs a play that would be turned
                    up anyway; doubts only impossible or nearly certain bluffs
 always_challenge   plays like ``honest``; doubts every claim (a diagnostic)
