@@ -71,7 +71,7 @@ class BelieveItOrNot:
     action_names = ACTION_NAMES
 
     def __init__(self, **options):
-        from bluff_envs.believe_it_or_not.view import BelieveItOrNotView, build_layout
+        from bluff_envs.believe_it_or_not.view import BelieveItOrNotView, Encoding, build_layout
 
         self.config = c = BelieveItOrNotConfig.from_options(**options)
         self.num_players = c.num_players
@@ -81,6 +81,7 @@ class BelieveItOrNot:
         self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else self.deck.size
         self.name_actions = tuple(NAME0 + r for r in self.ranks)
         self.layout = build_layout(c)
+        self.encoding = Encoding(self)  # what every view of this game shares
         self._view_class = BelieveItOrNotView
 
     def new_state(self, cards: list[int], rng=None) -> BelieveItOrNotState:

@@ -79,69 +79,40 @@ def build_layout(c: BelieveItOrNotConfig) -> ObservationLayout:
     return lay
 
 
-class BelieveItOrNotView:
-    def __init__(self, game, state):
+class Encoding:
+    """What every view of one game shares, worked out once per game: where each field lives
+    in a row and in the source, the gather indices, and constant operands."""
+
+    def __init__(self, game):
         c = game.config
-        self.state = state
         self.n = n = c.num_players
+        lay = game.layout
         size = game.deck.size
         self.inv_size = 1.0 / size
         self.inv_cap = 1.0 / min(game.cap, size)
         self.inv_turns = 1.0 / c.max_turns
-        lay = game.layout
-        self.obs = obs = np.zeros((n, lay.size), np.float32)
-        self.out_known_at = lay["out_of_play_known"].start
-        # views into each player's row, made once
-        self.hand_row = [obs[v, lay["hand"]] for v in range(n)]
-        self.building_row = [obs[v, lay["building"]] for v in range(n)]
-        self.mine_row = [obs[v, lay["my_cards_in_pile"]] for v in range(n)]
-        self.mine_all = obs[:, lay["my_cards_in_pile"]]
-        self.rows = list(obs)
-        self.tail_row = [obs[v, lay["known_cards"].start :] for v in range(n)]
-        self.out_known_all = obs[:, lay["out_of_play_known"]]
-
+        self.inv_copies = 1.0 / game.copies
+        self.row_size = lay.size
+        self.tail_start = lay["known_cards"].start
         # the source: the public record by absolute seat (laid out as the tail of a row from
         # "phase" on, except that the calls are a ring of records, see _gathers), then
         # knowledge[seat, viewer, rank]: what each viewer knows of that seat's hand
         start = lay["phase"].start
-        public = lay.size - start
-        self.source = np.zeros(public + n * n * NUM_RANKS, np.float32)
-        self.public = self.source[:public]
-        self.known_of = list(self.source[public:].reshape(n, n, NUM_RANKS))  # [seat][viewer, rank]
-        self.p = p = {name: sl.start - start for name, sl in lay.items() if sl.start >= start}
-        self.tail = slice(lay["known_cards"].start, lay.size)
+        self.public_size = public = lay.size - start
+        self.source_size = public + n * n * NUM_RANKS
+        self.p = {name: sl.start - start for name, sl in lay.items() if sl.start >= start}
+        self.record_size = 3 * n + 6  # a ring record: caller (n), 4 flags, maker (n), taker (n), count, pile
         self.gathers = [list(rows) for rows in self._gathers(lay, n, public)]
-        self.head = 0  # the ring slot of the newest call
-        self.gather = self.gathers[0]
-        self.phase_at, self.rank_at, self.by_at = p["phase"], p["round_rank"], p["last_play_by"]
-        self.hand_sizes_at, self.empty_at = p["hand_sizes"], p["empty_handed"]
-        self.pile_by_at, self.out_at = p["pile_by_player"], p["out"]
-        self.pile_size_at, self.last_size_at, self.turns_at = p["pile_size"], p["last_play_size"], p["turns"]
-        self.pile_by = self.public[self.pile_by_at : self.pile_by_at + n]
-        self.revealed_at = p["last_revealed"]
-        self.record_size = 3 * n + 6
-
         # numpy ops with Python float operands are slow: keep every operand a float32 array
         self.zeros = np.zeros((n, NUM_RANKS), np.float32)
         self.per_card = [np.full((n, NUM_RANKS), k / game.copies, np.float32) for k in range(game.cap + 1)]
-        self.inv_copies = 1.0 / game.copies
-        self.maker_known = None  # the others' knowledge of the maker's hand before his play
-        self.last_play = None  # the most recent play, by rank (scaled): what a call turns up
-        self.last_by = None
-        self.version = 0  # bumped by every change to the source
-        self.seen = [-1] * n  # the version each row's tail was last gathered at
-
-        self.phase = NAME
-        self.public[self.phase_at + NAME] = 1.0
-        self.building_counts = [[0] * NUM_RANKS for _ in range(n)]  # the play being built
-        for seat in range(n):
-            self._refresh_hand(seat)
+        for array in (self.zeros, *self.per_card):
+            array.flags.writeable = False  # shared by every view of the game
 
     def _gathers(self, lay: ObservationLayout, n: int, public: int) -> np.ndarray:
         """gathers[head][v]: for each entry of viewer v's tail, its index in the source, when the
         newest call is in ring slot ``head``."""
-        rs = 3 * n + 6  # a ring record: caller (n), 4 flags, maker (n), taker (n), count, pile
-        ring = self.p["calls"]
+        rs, ring = self.record_size, self.p["calls"]
         out = []
         for head in range(HISTORY):
             rows = []
@@ -166,6 +137,53 @@ class BelieveItOrNotView:
                 rows.append(known + record)
             out.append(rows)
         return np.array(out, np.intp)
+
+
+class BelieveItOrNotView:
+    def __init__(self, game, state):
+        self.state = state
+        self.enc = enc = game.encoding
+        self.n = n = enc.n
+        self.inv_size, self.inv_cap, self.inv_turns = enc.inv_size, enc.inv_cap, enc.inv_turns
+        self.inv_copies = enc.inv_copies
+        lay = game.layout
+        self.obs = obs = np.zeros((n, lay.size), np.float32)
+        # views into each player's row, made once
+        self.rows = list(obs)
+        self.hand_row = [obs[v, lay["hand"]] for v in range(n)]
+        self.building_row = [obs[v, lay["building"]] for v in range(n)]
+        self.mine_row = [obs[v, lay["my_cards_in_pile"]] for v in range(n)]
+        self.tail_row = [obs[v, enc.tail_start :] for v in range(n)]
+        self.mine_all = obs[:, lay["my_cards_in_pile"]]
+        self.out_known_all = obs[:, lay["out_of_play_known"]]
+
+        self.source = np.zeros(enc.source_size, np.float32)
+        self.public = self.source[: enc.public_size]
+        self.known_of = list(self.source[enc.public_size :].reshape(n, n, NUM_RANKS))  # [seat][viewer, rank]
+        self.p = p = enc.p
+        self.gathers = enc.gathers
+        self.head = 0  # the ring slot of the newest call
+        self.gather = self.gathers[0]
+        self.phase_at, self.rank_at, self.by_at = p["phase"], p["round_rank"], p["last_play_by"]
+        self.hand_sizes_at, self.empty_at = p["hand_sizes"], p["empty_handed"]
+        self.pile_by_at, self.out_at = p["pile_by_player"], p["out"]
+        self.pile_size_at, self.last_size_at, self.turns_at = p["pile_size"], p["last_play_size"], p["turns"]
+        self.pile_by = self.public[self.pile_by_at : self.pile_by_at + n]
+        self.revealed_at = p["last_revealed"]
+        self.record_size = enc.record_size
+        self.zeros, self.per_card = enc.zeros, enc.per_card
+
+        self.maker_known = None  # the others' knowledge of the maker's hand before his play
+        self.last_play = None  # the most recent play, by rank (scaled): what a call turns up
+        self.last_by = None
+        self.version = 0  # bumped by every change to the source
+        self.seen = [-1] * n  # the version each row's tail was last gathered at
+
+        self.phase = NAME
+        self.public[self.phase_at + NAME] = 1.0
+        self.building_counts = [[0] * NUM_RANKS for _ in range(n)]  # the play being built
+        for seat in range(n):
+            self._refresh_hand(seat)
 
     def observation(self, player: int) -> np.ndarray:
         if self.seen[player] != self.version:
