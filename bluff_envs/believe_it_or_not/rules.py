@@ -92,6 +92,9 @@ class BelieveItOrNot:
 
 
 class BelieveItOrNotState:
+    """One game in progress: hands, the pile, whose decision it is; ``legal_actions`` and
+    ``apply`` are the rules. Reading it is for the environment, tests and tools, never agents."""
+
     def __init__(self, game: BelieveItOrNot, cards: list[int]):
         self.game = game
         self.num_players = n = game.num_players
@@ -130,7 +133,9 @@ class BelieveItOrNotState:
 
     # -- rules ----------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[int] | tuple[int, ...]:
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions open to the current player, as a tuple that is the same object for the
+        same situation (so that the adapter can reuse its mask)."""
         phase, p = self.phase, self.current_player
         if phase == NAME:
             return self.game.name_actions
@@ -158,6 +163,7 @@ class BelieveItOrNotState:
         return legal
 
     def apply(self, action: int):
+        """Carry out a legal action; returns its events (one) for the view."""
         phase = self.phase
         if ADD0 <= action < DONE:  # in BUILD, or a responder starting his play
             r = action - ADD0
