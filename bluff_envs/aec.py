@@ -8,7 +8,8 @@ A game plugs in through three objects:
   ``new_view(state)``;
 * a **state** (the rules): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
   ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
-* a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray``.
+* a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray`` (a
+  copy the caller may keep).
 
 The adapter builds the spaces once, turns ``legal_actions`` into masks (all zeros for an agent
 that is not to act), validates actions and reset options (``ValueError``), hands out rewards at
@@ -62,8 +63,10 @@ class CardGameEnv(AECEnv):
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self._zero_mask = np.zeros(num_actions, np.int8)
         self._mask = self._zero_mask
-        self._mask_valid = False
-        self._legal = None
+        self._legal_stale = True
+        self._legal = ()
+        self._mask_source = None
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.state = None
         self.view = None
 
@@ -92,7 +95,7 @@ class CardGameEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._mask_valid = False
+        self._legal_stale = True
         self.agent_selection = self.possible_agents[self.state.current_player]
         if self.state.is_over:  # a game may be decided by the deal itself
             self._finish()
@@ -110,12 +113,14 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._check_legal(agent, action)
+        legal = self._legal if not self._legal_stale else self._current_legal()
+        if action not in legal or not isinstance(action, (int, np.integer)):
+            self._reject(agent, action)
         state = self.state
         events = state.apply(int(action))
         if events:
             self.view.record(events)
-        self._mask_valid = False
+        self._legal_stale = True
         if state.is_over:
             self._finish()
         else:
@@ -166,29 +171,31 @@ class CardGameEnv(AECEnv):
 
     # -- internals ------------------------------------------------------------------------
 
+    def _current_legal(self):
+        """The acting player's legal actions, worked out once per decision."""
+        if self._legal_stale:
+            self._legal = self.state.legal_actions()
+            self._legal_stale = False
+        return self._legal
+
     def _current_mask(self) -> np.ndarray:
-        if not self._mask_valid:
-            legal = self.state.legal_actions()
-            if legal is not self._legal:  # rules may hand back one constant tuple per phase
+        legal = self._legal if not self._legal_stale else self._current_legal()
+        if legal is not self._mask_source:  # rules may hand back one constant tuple per phase
+            key = tuple(legal)
+            mask = self._masks.get(key)
+            if mask is None:
                 mask = self._zero_mask.copy()
                 mask.put(legal, 1)
-                self._mask, self._legal = mask, legal
-            self._mask_valid = True
+                if len(self._masks) < 4096:  # the same few legal sets recur all game long
+                    self._masks[key] = mask
+            self._mask, self._mask_source = mask, legal
         return self._mask
 
-    def _check_legal(self, agent: str, action: Any) -> None:
-        mask = self._current_mask()
-        try:
-            index = int(action)
-            ok = index == action and 0 <= index < len(mask) and mask[index]
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            legal = ", ".join(f"{a} ({self.game.action_names[a]})" for a in np.flatnonzero(mask))
-            shown = action
-            if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(mask):
-                shown = f"{int(action)} ({self.game.action_names[int(action)]})"
-            raise ValueError(f"illegal action {shown} for {agent}; legal actions now: {legal}")
+    def _reject(self, agent: str, action: Any) -> None:
+        names = self.game.action_names
+        allowed = ", ".join(f"{a} ({names[a]})" for a in self._current_legal())
+        shown = f"{int(action)} ({names[int(action)]})" if action in range(len(names)) else repr(action)
+        raise ValueError(f"illegal action {shown} for {agent}; legal actions now: {allowed}")
 
     def _finish(self) -> None:
         state = self.state

@@ -27,9 +27,11 @@ class ChallengeWindow:
     def is_closed(self) -> bool:
         return self._next >= len(self.deciders)
 
-    def decide(self, challenge: bool) -> None:
+    def decide(self, challenge: bool) -> int | None:
+        """Record the awaited decision; returns the next seat to decide, or None once closed."""
         self.decisions.append(challenge)
         self._next += 1
+        return self.deciders[self._next] if self._next < len(self.deciders) else None
 
     @property
     def official(self) -> int | None:

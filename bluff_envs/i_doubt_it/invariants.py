@@ -43,7 +43,7 @@ def check_invariants(env) -> None:
     layout, copies = raw.game.layout, 4 * state.game.config.num_decks
     for agent in raw.agents:
         seat = raw._seat[agent]
-        obs = raw.view.obs[seat]
+        obs = raw.view.observation(seat)
         shown = np.rint(obs[layout["hand_sizes"]] * layout.scale("hand_sizes")).astype(int)
         truth = [state.hand_sizes[(seat + k) % n] for k in range(n)]
         assert shown.tolist() == truth, f"{agent} sees hand sizes {shown}, truth {truth}"

@@ -84,6 +84,7 @@ class IDoubtItState:
             for card in dealt:
                 self.hands[p][card >> 2].append(card)
         self.hand_sizes = [sum(map(len, h)) for h in self.hands]
+        self.held_ranks: list[tuple[int, ...] | None] = [None] * n  # cache of _ranks_held()
         self.pile: list[int] = []
         self.phase = PLAY
         self.current_player = 0
@@ -91,6 +92,7 @@ class IDoubtItState:
         self.chosen = [0] * NUM_RANKS  # the play being built, by rank
         self.chosen_count = 0
         self.lowest_addable = 0  # canonical order: never a rank below the last one added
+        self.first_added = 0
         self.claim: Claim | None = None
         self.window: ChallengeWindow | None = None
         self.turns = 0  # completed plays
@@ -103,22 +105,33 @@ class IDoubtItState:
     def legal_actions(self) -> list[int] | tuple[int, ...]:
         if self.phase == DOUBT_WINDOW:
             return DOUBT_OR_PASS
+        if not self.chosen_count:  # the first card of a play: any rank held
+            return self._ranks_held()
         actions = []
         if self.chosen_count < self.cap:
             hand, chosen = self.hands[self.current_player], self.chosen
-            actions = [r for r in range(self.lowest_addable, NUM_RANKS) if len(hand[r]) > chosen[r]]
-        if self.chosen_count:
-            actions.append(DONE)
+            actions = [r for r in self._ranks_held() if r >= self.lowest_addable and len(hand[r]) > chosen[r]]
+        actions.append(DONE)
         return actions
+
+    def _ranks_held(self) -> tuple[int, ...]:
+        """The ranks the current player holds, kept until his hand changes."""
+        p = self.current_player
+        held = self.held_ranks[p]
+        if held is None:
+            held = self.held_ranks[p] = tuple(r for r, cards in enumerate(self.hands[p]) if cards)
+        return held
 
     def apply(self, action: int):
         if self.phase == DOUBT_WINDOW:
-            self.window.decide(action == DOUBT)
-            if self.window.is_closed:
+            next_seat = self.window.decide(action == DOUBT)
+            if next_seat is None:
                 return (self._resolve(),)
-            self.current_player = self.window.current
+            self.current_player = next_seat
             return ()
         if action != DONE:
+            if not self.chosen_count:
+                self.first_added = action
             self.chosen[action] += 1
             self.chosen_count += 1
             self.lowest_addable = action
@@ -129,7 +142,9 @@ class IDoubtItState:
         p = self.current_player
         hand = self.hands[p]
         cards = []
-        for r, k in enumerate(self.chosen):
+        chosen = self.chosen
+        for r in range(self.first_added, self.lowest_addable + 1):  # the ranks added, in order
+            k = chosen[r]
             if k:
                 held = hand[r]
                 cards += held[-k:]
@@ -138,6 +153,7 @@ class IDoubtItState:
         self.chosen_count = 0
         self.lowest_addable = 0
         self.hand_sizes[p] -= len(cards)
+        self.held_ranks[p] = None
         self.pile.extend(cards)
         self.claim = Claim(p, cards, self.required_rank)
         claimed = (CLAIMED, p, len(cards), self.required_rank)
@@ -167,6 +183,7 @@ class IDoubtItState:
             for card in self.pile:
                 hand[card >> 2].append(card)
             self.hand_sizes[taker] += len(self.pile)
+            self.held_ranks[taker] = None
             self.pile = []
         resolution = Resolution(
             claim.player,

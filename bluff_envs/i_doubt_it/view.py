@@ -4,8 +4,8 @@ The view never looks at another player's hand: it learns only from public events
 player's own actions and from his own hand. That is what makes the observations leak-free.
 
 Speed: all players' observations live in one array, one row each. The public part is kept
-once, in absolute seats (``public``), and copied into every row through one precomputed
-gather that turns absolute seats into each viewer's relative seats.
+once, in absolute seats (``public``), and copied into a player's row, when he is observed,
+through a precomputed gather that turns absolute seats into his relative seats.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from bluff_envs.i_doubt_it.rules import ADDED, CLAIMED, DOUBT_WINDOW, PLAY, Reso
 from bluff_envs.layout import ObservationLayout
 
 HISTORY = 4  # most recent plays kept in the observation
+_PHASES = np.eye(2, dtype=np.float32)  # one-hot rows: play, doubt window
+_DISCARD = np.array([[-1.0], [-1.0], [1.0]], np.float32)  # hand, building, my_cards_in_pile
 # fields holding seats (one entry per relative seat, 0 = me, 1 = my left, …) within a record
 _SEAT_FIELDS = ("hand_sizes", "last_doubts")
 
@@ -29,7 +31,7 @@ def record_size(n: int) -> int:
 def build_layout(c: IDoubtItConfig) -> ObservationLayout:
     n, copies, size = c.num_players, 4 * c.num_decks, 52 * c.num_decks
     lay = ObservationLayout()
-    # private: what only this player knows
+    # private: what only this player knows (hand, building, my_cards_in_pile stay together)
     lay.add("hand", NUM_RANKS, copies, "my cards by rank 2..A")
     lay.add("building", NUM_RANKS, copies, "cards chosen so far for my play, by rank")
     lay.add("my_cards_in_pile", NUM_RANKS, copies, "cards I put into the pile and that are still there")
@@ -93,6 +95,7 @@ class IDoubtItView:
         p0 = lay["phase"].start
         self.public_sl = slice(p0, lay.size)
         self.phase = lay["phase"].start - p0
+        self.phase_sl = slice(self.phase, self.phase + 2)
         self.required = lay["required_rank"].start - p0
         self.claim_rank = lay["claim_rank"].start - p0
         self.pile_size = lay["pile_size"].start - p0
@@ -119,15 +122,21 @@ class IDoubtItView:
         self.claimer_known = None  # the others' knowledge of the claimer's hand before his play
         self.obs = np.zeros((n, lay.size), np.float32)
         self.flat = self.obs.reshape(-1)  # the same memory
+        self.rows = list(self.obs)  # and again, row by row
         pub = self.public
         pub[self.phase + PLAY] = 1.0
         pub[self.required + state.required_rank] = 1.0
         for p in range(n):
             self._refresh_hand(p)
-        self._publish()
+        self.version = 0  # of the public vector; rows are refreshed when observed
+        self.published = [-1] * n
 
     def observation(self, player: int) -> np.ndarray:
-        return self.obs[player].copy()
+        row = self.rows[player]
+        if self.published[player] != self.version:  # copy the public part in only when looked at
+            row[self.public_sl] = self.public[self.gather[player]]
+            self.published[player] = self.version
+        return row.copy()
 
     def record(self, events) -> None:
         first = events[0]
@@ -139,12 +148,9 @@ class IDoubtItView:
                 self._claimed(event[1], event[2], event[3])
             else:
                 self._resolved(event[1])
-        self._publish()
+        self.version += 1
 
     # -- events ---------------------------------------------------------------------------
-
-    def _publish(self) -> None:
-        self.obs[:, self.public_sl] = self.public[self.gather]
 
     def _refresh_hand(self, p: int) -> None:
         """A player's own hand: he may always look at it."""
@@ -152,14 +158,13 @@ class IDoubtItView:
         self.public[self.hand_sizes + p] = self.state.hand_sizes[p] * self.inv_size
 
     def _claimed(self, p: int, count: int, rank: int) -> None:
-        row, pub = self.obs[p], self.public
-        building = row[self.building_sl]  # exactly the cards just discarded
-        row[self.hand_sl] -= building
-        row[self.mine_sl] += building
-        building[:] = 0.0
+        pub = self.public
+        # the cards just discarded (exactly "building") leave the hand and join my pile share:
+        # hand, building and my_cards_in_pile are consecutive, so this is one operation
+        trio = self.obs[p, : 3 * NUM_RANKS].reshape(3, NUM_RANKS)
+        trio += _DISCARD * trio[1]
         pub[self.hand_sizes + p] = self.state.hand_sizes[p] * self.inv_size
-        pub[self.phase + PLAY] = 0.0
-        pub[self.phase + DOUBT_WINDOW] = 1.0
+        pub[self.phase_sl] = _PHASES[DOUBT_WINDOW]
         pub[self.claim_rank : self.claim_rank + NUM_RANKS] = 0.0
         pub[self.claim_rank + rank] = 1.0
         pub[self.pile_size] = len(self.state.pile) * self.inv_size
@@ -179,8 +184,7 @@ class IDoubtItView:
 
     def _resolved(self, res: Resolution) -> None:
         obs, pub, state, n = self.obs, self.public, self.state, self.n
-        pub[self.phase + DOUBT_WINDOW] = 0.0
-        pub[self.phase + PLAY] = 1.0
+        pub[self.phase_sl] = _PHASES[PLAY]
         pub[self.required : self.required + NUM_RANKS] = 0.0
         pub[self.required + state.required_rank] = 1.0
         pub[self.turns] = state.turns * self.inv_turns
@@ -200,7 +204,7 @@ class IDoubtItView:
         if taker is None:
             return
         # everyone now sees which cards left the discarder's hand, and where the pile went
-        revealed = np.tile(np.asarray(res.revealed, np.float32) * self.inv_copies, n - 1)
+        revealed = np.array(res.revealed * (n - 1), np.float32) * self.inv_copies
         d, flat = res.claim_player, self.flat
         if self.claimer_known is not None:
             left = np.maximum(self.claimer_known - revealed, 0.0)
