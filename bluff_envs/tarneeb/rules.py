@@ -110,7 +110,7 @@ class Tarneeb:
         self.view_tables = ViewTables(self, self.layout)
         self._view_class = TarneebView
         top = self.bid0 + self.num_levels
-        # legal calls for each highest level so far (-1: none), with and without pass
+        # the legal calls after each highest level so far (index 0: nothing bid yet)
         self.calls_after = [(PASS, *range(self.bid0 + high + 1, top)) for high in range(-1, self.num_levels)]
         self.forced_bids = tuple(range(self.bid0, top))  # the dealer who may not pass, nothing bid yet
         self.trump_calls = tuple(range(TRUMP0, TRUMP0 + (5 if c.allow_no_trump else 4)))
@@ -395,9 +395,6 @@ class TarneebState:
         return [1.0 if team_of(p) == self.winner else -1.0 for p in range(NUM_PLAYERS)]
 
     # -- text -----------------------------------------------------------------------------
-
-    def call_name(self, action: int) -> str:
-        return ACTION_NAMES[action]
 
     def render_text(self, viewer: int) -> str:
         c = self.config
