@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Create or reuse the local virtual environment .venv and install bluff_envs into it with the
+# extras the project's commands need. Sourced by tests/run.sh, experiments/quick.sh and .ci/run.
+# Re-installs only when pyproject.toml changed since the last install.
+set -euo pipefail
+BLUFF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BLUFF_VENV="${BLUFF_VENV:-$BLUFF_ROOT/.venv}"
+extras="${BLUFF_EXTRAS:-train,dev}"
+python="${PYTHON:-python3}"
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "bluff_envs needs Python >= 3.11; set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+if [ ! -x "$BLUFF_VENV/bin/python" ]; then
+  echo "creating $BLUFF_VENV"
+  "$python" -m venv "$BLUFF_VENV"
+fi
+stamp="$BLUFF_VENV/.bluff-installed"
+want="$(sha256sum "$BLUFF_ROOT/pyproject.toml" | cut -c1-16) $extras"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "installing bluff_envs[$extras] into $BLUFF_VENV (first time: a few minutes)"
+  "$BLUFF_VENV/bin/python" -m pip install -q --upgrade pip
+  # torch first and pinned: on these machines 2.13.0 is a CPU build on local disk, while any
+  # other version would download gigabytes
+  "$BLUFF_VENV/bin/python" -m pip install -q "torch==2.13.0"
+  "$BLUFF_VENV/bin/python" -m pip install -q -e "$BLUFF_ROOT[$extras]"
+  echo "$want" > "$stamp"
+fi
+export PATH="$BLUFF_VENV/bin:$PATH"
