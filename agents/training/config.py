@@ -75,15 +75,28 @@ class OpponentsSection:
 @dataclass(frozen=True)
 class EvalSection:
     every: int = field(default=200_000, metadata=_min(0))  # steps between evaluations; 0: at the end only
-    deals: int = field(default=50, metadata=_min(0))  # each dealt once per learner seat
+    deals: int = field(default=50, metadata=_min(1))  # duplicate deals, each played in every seat rotation
+    final_deals: int = field(default=0, metadata=_min(0))  # the evaluation at the end; 0: as many as deals
     opponents: tuple[str, ...] = ("random",)  # the field, seated in turn around the learner
     seed: int = 2024
+    workers: int = field(default=1, metadata=_min(1))  # processes playing the evaluation games
 
 
 @dataclass(frozen=True)
 class CheckpointSection:
     every: int = field(default=200_000, metadata=_min(1))  # steps between checkpoints
     keep: int = field(default=3, metadata=_min(0))  # newest checkpoints kept; 0: all
+
+
+@dataclass(frozen=True)
+class WarmStartSection:
+    """Behaviour cloning of a teacher before self-play (see ``agents.training.warm_start``)."""
+
+    teacher: str | None = None  # an agent spec; null: start from a random policy
+    decisions: int = field(default=200_000, metadata=_min(1))  # teacher decisions to learn from
+    epochs: int = field(default=4, metadata=_min(1))
+    batch_size: int = field(default=1024, metadata=_min(1))
+    learning_rate: float = field(default=1e-3, metadata=_min(0, exclusive=True))
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,7 @@ class TrainConfig:
     opponents: OpponentsSection = field(default_factory=OpponentsSection)
     eval: EvalSection = field(default_factory=EvalSection)
     checkpoint: CheckpointSection = field(default_factory=CheckpointSection)
+    warm_start: WarmStartSection = field(default_factory=WarmStartSection)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (lists, dicts), as written to ``config.yaml`` in the run directory."""
@@ -258,6 +272,8 @@ def _check_consistency(config: TrainConfig, source: str) -> None:
     if isinstance(seat, int) and not 0 <= seat < game.num_players:
         raise ValueError(f"{source}: learner.seat must be 'rotate' or a seat from 0 to {game.num_players - 1}, not {seat}")
     specs = [("opponents.fixed", s) for s in config.opponents.fixed] + [("eval.opponents", s) for s in config.eval.opponents]
+    if config.warm_start.teacher is not None:
+        specs.append(("warm_start.teacher", config.warm_start.teacher))
     if config.learner.partner not in ("self", "pool"):
         specs.append(("learner.partner", config.learner.partner))
     for key, spec in specs:

@@ -42,6 +42,8 @@ from agents.training.pool import OpponentPool
 
 RECENT_GAMES = 500  # self-play results shown in the progress line and TensorBoard
 PROGRESS_EVERY_S = 15.0
+# what a resumed run may change: how long and how it runs, not what it learns from
+RESUME_MAY_CHANGE = ("total_steps", "vec_env", "torch_threads", "eval.workers")
 
 
 class RunDirError(ValueError):
@@ -85,7 +87,7 @@ class Trainer:
         if resume and saved.exists():
             before = config_from_dict(yaml.safe_load(saved.read_text()), source=str(saved))
             differences = _differences(before.to_dict(), config.to_dict())
-            differences = [k for k in differences if k != "total_steps"]  # a run may be extended
+            differences = [k for k in differences if k not in RESUME_MAY_CHANGE]
             if differences:
                 raise RunDirError(
                     f"{self.run_dir} was started with another config ({', '.join(differences)} differ); "
@@ -145,22 +147,52 @@ class Trainer:
                 model = self._new_model(venv)
                 self.say(f"training {c.game.name} for {c.total_steps:,} steps in {self.run_dir}")
             model.set_logger(self._logger(session))
+            if self.resume_from is None and c.warm_start.teacher is not None:
+                self._warm_start(model)
             callback = SelfPlayCallback(self)
+            started, steps_before = time.perf_counter(), model.num_timesteps
             try:
                 model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
+                self.learn_seconds = time.perf_counter() - started
+                self.learn_steps = model.num_timesteps - steps_before
             except KeyboardInterrupt:
                 path = self.save(model)
                 self.say(f"interrupted at step {model.num_timesteps:,}; saved {path.name}; continue with --resume")
                 raise
             final = self.save(model)
-            result = self.evaluate(model)
-            self._write_result(final, model.num_timesteps, result, callback)
+            result = self.evaluate(model, final=True)
+            model.logger.dump(model.num_timesteps)
+            self._write_result(final, model.num_timesteps, result)
             return final
         finally:
             try:
                 venv.close()
             except (EOFError, BrokenPipeError, ConnectionError):
                 pass
+
+    def _warm_start(self, model) -> None:
+        from agents.training.learner_env import LearnerEnv
+        from agents.training.warm_start import warm_start
+
+        c, w = self.config, self.config.warm_start
+        settings = self._env_settings()
+
+        def make_env() -> LearnerEnv:
+            return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=c.seed + 1, **settings)
+
+        fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, c.seed, self.say)
+        for key, value in fit.items():
+            model.logger.record(f"warm_start/{key}", value)
+
+    def _env_settings(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "seat": c.learner.seat,
+            "partner": c.learner.partner,
+            "per_seat": c.opponents.per_seat,
+            "shaping": c.learner.shaping,
+            "shaping_gamma": c.ppo.gamma,
+        }
 
     def _make_vec_env(self, seed: int):
         from agents.training.vec import make_vec_env
@@ -173,11 +205,7 @@ class Trainer:
             num_envs=c.num_envs,
             seed=seed,
             kind=c.vec_env,
-            seat=c.learner.seat,
-            partner=c.learner.partner,
-            per_seat=c.opponents.per_seat,
-            shaping=c.learner.shaping,
-            shaping_gamma=c.ppo.gamma,
+            **self._env_settings(),
         )
 
     def _new_model(self, venv):
@@ -243,13 +271,15 @@ class Trainer:
         with np.load(io.BytesIO(checkpoint.read_extra(path, "pool.npz"))) as arrays:
             self.pool.load_state(text, dict(arrays))
 
-    def evaluate(self, model) -> EvalResult:
-        from agents.ppo_agent import PPOAgent
-
+    def evaluate(self, model, final: bool = False) -> EvalResult:
+        """Play the evaluation field with the newest checkpoint (written first if need be)."""
         c = self.config
-        learner = PPOAgent(self.game, self.frozen(model), c.seed, name="learner")
+        path = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
+        if not path.exists():
+            path = self.save(model)
+        deals = (c.eval.final_deals or c.eval.deals) if final else c.eval.deals
         started = time.perf_counter()
-        result = evaluate(c.game.name, c.game.options, learner, c.eval.opponents, c.eval.deals, c.eval.seed)
+        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, c.eval.seed, c.eval.workers)
         self.last_eval = result
         logger = model.logger
         logger.record("eval/win_rate", result.win_rate)
@@ -261,17 +291,21 @@ class Trainer:
             if value is not None:
                 logger.record(f"eval/{key}", value)
         with open(self.run_dir / "evals.jsonl", "a") as out:
-            out.write(json.dumps({"step": model.num_timesteps, "time": _now(), **result.to_dict()}) + "\n")
-        self.say(f"eval at step {model.num_timesteps:,} vs {', '.join(c.eval.opponents)}: {result.summary()} ({time.perf_counter() - started:.0f}s)")
+            out.write(json.dumps({"step": model.num_timesteps, "final": final, "time": _now(), **result.to_dict()}) + "\n")
+        self.say(
+            f"eval at step {model.num_timesteps:,} vs {', '.join(c.eval.opponents)}: {result.summary()} "
+            f"({time.perf_counter() - started:.0f}s)"
+        )
         return result
 
-    def _write_result(self, final: Path, steps: int, result: EvalResult, callback: SelfPlayCallback) -> None:
+    def _write_result(self, final: Path, steps: int, result: EvalResult) -> None:
         summary = {
             "game": self.config.game.name,
             "checkpoint": str(final),
             "steps": steps,
             "finished": _now(),
-            "train_seconds_this_session": round(time.time() - callback.started, 1),
+            "learn_seconds_this_session": round(self.learn_seconds, 1),
+            "steps_per_second_this_session": round(self.learn_steps / self.learn_seconds, 1),
             "eval": result.to_dict(),
         }
         (self.run_dir / "result.json").write_text(json.dumps(summary, indent=2))

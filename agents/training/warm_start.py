@@ -1,0 +1,111 @@
+"""An optional warm start: behaviour cloning of a teacher agent before self-play.
+
+PPO from a random policy spends most of a short budget rediscovering the basics (play the named
+rank when you hold it, go out with an honest play, …). With ``warm_start`` in the config, the
+learner first watches a teacher (any agent spec, typically a heuristic) play its seat against
+the opponent pool, then fits its policy to the teacher's choices (cross-entropy over the legal
+actions) and its value function to the returns that followed (the same discounted, possibly
+shaped, rewards PPO will see). Self-play then starts from roughly the teacher's strength and
+has to improve on it; everything after is ordinary MaskablePPO.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.registry import make_agent
+from agents.training.learner_env import LearnerEnv
+
+
+@dataclass
+class Demonstrations:
+    observations: np.ndarray  # (N, observation size) float32
+    masks: np.ndarray  # (N, actions) bool
+    actions: np.ndarray  # (N,) int64
+    returns: np.ndarray  # (N,) float32, discounted from each decision to the episode's end
+    games: int
+
+
+def collect(env: LearnerEnv, teacher_spec: str, decisions: int, gamma: float, seed: int) -> Demonstrations:
+    """The teacher plays the learner's seat(s) for at least ``decisions`` decisions (whole games)."""
+    teacher = make_agent(teacher_spec, env.game, seed)
+    observations, masks, actions, returns = [], [], [], []
+    games = 0
+    observation, _ = env.reset(seed=seed)
+    while len(actions) < decisions:
+        rewards = []
+        while True:
+            mask = env.action_masks().copy()
+            action = int(teacher.act({"observation": observation, "action_mask": mask}))
+            observations.append(observation)
+            masks.append(mask)
+            actions.append(action)
+            observation, reward, terminated, truncated, _ = env.step(action)
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        games += 1
+        running, tail = 0.0, []
+        for reward in reversed(rewards):
+            running = reward + gamma * running
+            tail.append(running)
+        returns.extend(reversed(tail))
+        observation, _ = env.reset()
+    return Demonstrations(
+        np.asarray(observations, np.float32),
+        np.asarray(masks, bool),
+        np.asarray(actions, np.int64),
+        np.asarray(returns, np.float32),
+        games,
+    )
+
+
+def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float, vf_coef: float, seed: int) -> dict[str, float]:
+    """Fit a MaskableActorCriticPolicy to the demonstrations; returns the final accuracy and losses."""
+    import torch
+
+    generator = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    n = len(data.actions)
+    obs = torch.as_tensor(data.observations)
+    acts = torch.as_tensor(data.actions)
+    masks = data.masks
+    rets = torch.as_tensor(data.returns)
+    for _ in range(epochs):
+        order = generator.permutation(n)
+        for start in range(0, n, batch_size):
+            idx = order[start : start + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx], action_masks=masks[idx])
+            loss = -log_prob.mean() + vf_coef * torch.nn.functional.mse_loss(values.flatten(), rets[idx])
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        sample = slice(0, min(n, 20_000))
+        distribution = policy.get_distribution(obs[sample], action_masks=masks[sample])
+        chosen = distribution.distribution.probs.argmax(dim=1)
+        accuracy = float((chosen == acts[sample]).float().mean())
+        value_error = float(torch.nn.functional.mse_loss(policy.predict_values(obs[sample]).flatten(), rets[sample]))
+    return {"accuracy": accuracy, "value_mse": value_error}
+
+
+def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
+               learning_rate: float, seed: int, say: Callable[[str], None]) -> dict[str, float]:
+    """Collect the teacher's games and clone them into ``model.policy``."""
+    started = time.perf_counter()
+    data = collect(make_env(), teacher, decisions, model.gamma, seed)
+    collected = time.perf_counter() - started
+    fit = clone(model.policy, data, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate, vf_coef=model.vf_coef, seed=seed)
+    say(
+        f"warm start: cloned {teacher} from {len(data.actions):,} decisions in {data.games:,} games "
+        f"({collected:.0f}s to play, {time.perf_counter() - started - collected:.0f}s to fit): "
+        f"agrees on {fit['accuracy']:.1%} of its choices, value error {fit['value_mse']:.3f}"
+    )
+    return {**fit, "decisions": len(data.actions), "games": data.games}
