@@ -5,9 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import bluff_envs
+from agents.base import Agent, GameInfo
 from agents.training.learner_env import LearnerEnv
 from agents.training.pool import OpponentPool
 from tests.agents.training.scripted import Script, ScriptedAgent, play_learner, stock
+from bluff_envs.records import deck_for
 from tests.helpers import deck_of
 
 # I Doubt It, 4 players, no cap on a play: player 1 sheds twelve cards as "12 Kings" (nobody
@@ -154,3 +157,45 @@ def test_one_opponent_for_the_whole_table_when_not_drawn_per_seat():
     for _ in range(3):
         env.reset()
         assert len(set(finish(env, rng)["selfplay"]["opponents"])) == 1
+
+
+class LastLegal(Agent):
+    """Always the legal action with the highest index (in Tarneeb: bid 13, then play on)."""
+
+    name = "last_legal"
+
+    def act(self, observation, view=None) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[-1])
+
+
+def tarneeb_deal_played_out(deck) -> tuple[list[float], list[int]]:
+    """Every seat's reward and decision count in one deal where everybody plays LastLegal."""
+    raw = bluff_envs.make("tarneeb", raw=True, episode="deal")
+    raw.reset(options={"deck": deck})
+    player = LastLegal(GameInfo.of(raw), 0)
+    decisions = [0] * 4
+    while not (raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]):
+        decisions[int(raw.agent_selection[-1])] += 1
+        raw.step(player.act(raw.observe(raw.agent_selection)))
+    return [raw._cumulative_rewards[f"player_{s}"] for s in range(4)], decisions
+
+
+@pytest.mark.parametrize(("seat", "partner", "learner_seats"), [(0, "self", {0, 2}), (1, "self", {1, 3}), (0, "pool", {0}), (3, "last_legal", {3})])
+def test_a_tarneeb_partnership_shares_one_reward(seat, partner, learner_seats, monkeypatch):
+    from agents import registry
+
+    monkeypatch.setitem(registry._HEURISTICS.setdefault("tarneeb", {}), "last_legal", LastLegal)
+    deck = deck_for(bluff_envs.make("tarneeb", raw=True), 42)
+    rewards, decisions = tarneeb_deal_played_out(deck)
+    assert rewards[0] == rewards[2] == -rewards[1] == -rewards[3] != 0
+    env = LearnerEnv("tarneeb", {"episode": "deal"}, ["last_legal"], partner=partner, seed=0)
+    env.reset(options={"deck": deck, "seat": seat})
+    me = LastLegal(env.game, 0)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        assert int(env.raw.agent_selection[-1]) in learner_seats
+        _, reward, terminated, truncated, info = env.step(me.act({"observation": None, "action_mask": env.action_masks()}))
+        total, steps, done = total + reward, steps + 1, terminated or truncated
+    assert steps == sum(decisions[s] for s in learner_seats)
+    assert total == pytest.approx(rewards[seat]) and info["selfplay"]["reward"] == pytest.approx(rewards[seat])
+    assert len(info["selfplay"]["opponents"]) == 4 - len(learner_seats) - (partner not in ("self", "pool"))
