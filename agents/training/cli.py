@@ -19,7 +19,15 @@ def command(config_path, run_dir, resume, total_steps):
     Everything the run writes goes into its run directory: the resolved config, seeds and
     versions, the progress log, TensorBoard logs (logs/), evaluations and checkpoints. A
     checkpoint plays as the agent ``ppo:<checkpoint.zip>`` (or ``ppo:<run directory>``).
+    A config with ``algorithm: rllib`` trains with RLlib instead (see agents/rllib), and its
+    checkpoints play as ``rllib:<checkpoint>``.
     """
+    from agents.rllib.config import is_rllib_config
+
+    if is_rllib_config(config_path):  # `algorithm: rllib`: RLlib's PPO (the optional ray extra)
+        from agents.rllib.cli import train_command
+
+        return train_command(config_path, run_dir, resume, total_steps)
     from agents.training.config import load_config
 
     try:  # a bad config or run directory is the user's to fix: show it as a usage error

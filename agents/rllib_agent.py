@@ -1,0 +1,87 @@
+"""Agents trained with RLlib: the spec ``rllib:<checkpoint folder or run directory>``.
+
+The checkpoint's RLModule (restored with ``RLModule.from_checkpoint``, no Ray instance needed)
+scores the actions of each observation and the agent takes the legal action with the highest
+score, so an ``rllib:`` agent is deterministic. A checkpoint trained on another game, env
+version or options is refused with a ``ValueError`` that names the difference. Needs the
+optional ``ray`` extra (``pip install -e ".[ray]"``), imported on first use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, GameInfo
+
+_MODULES: dict[Path, Any] = {}  # loaded once per process: every seat of a tournament shares one
+
+
+class RLlibAgent(Agent):
+    """A trained RLlib policy (an :class:`~agents.rllib.module.ActionMaskingPPOModule`) playing
+    greedily. ``sample=True`` draws from the masked softmax with this agent's seeded generator."""
+
+    name = "rllib"
+
+    def __init__(self, game: GameInfo, module, seed: int | None = None, *, sample: bool = False, name: str = "rllib"):
+        super().__init__(game, seed)
+        inner = module.observation_space["observations"]
+        if inner.shape != (game.layout.size,) or module.action_space.n != len(game.action_names):
+            raise ValueError(
+                f"policy of shape {inner.shape[0]} -> {module.action_space.n} does not fit {game.name} "
+                f"(observation size {game.layout.size}, {len(game.action_names)} actions)"
+            )
+        self.module = module
+        self.sample = sample
+        self.name = name
+
+    def act(self, observation, view=None) -> int:
+        mask = observation["action_mask"]
+        if not mask.any():
+            raise ValueError(f"{self.name} asked to act with no legal action (all-zero action_mask)")
+        scores = self.scores(observation["observation"][None], mask[None])[0]
+        if not self.sample:
+            return int(np.argmax(scores))
+        legal = np.flatnonzero(mask)
+        p = np.exp(scores[legal] - scores[legal].max())
+        return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
+
+    def scores(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The module's masked logits for rows of observations (illegal actions: very negative)."""
+        import torch
+        from ray.rllib.core.columns import Columns
+
+        batch = {Columns.OBS: {"observations": torch.from_numpy(np.asarray(observations, np.float32)),
+                               "action_mask": torch.from_numpy(np.asarray(masks, np.float32))}}
+        with torch.inference_mode():
+            out = self.module.forward_inference(batch)
+        return out[Columns.ACTION_DIST_INPUTS].numpy()
+
+
+def load(path: str, game: GameInfo, seed: int | None = None) -> RLlibAgent:
+    """The agent of spec ``rllib:<path>``: a checkpoint folder, or a run directory (its newest
+    checkpoint). ``ValueError`` if it was trained for another game, version or options."""
+    if not path:
+        raise ValueError("spec 'rllib:<path>' needs a checkpoint, e.g. rllib:runs/train/rllib_i_doubt_it_seed0")
+    from agents.rllib import checkpoint
+
+    folder = checkpoint.resolve(path)
+    meta = checkpoint.read_metadata(folder)
+    checkpoint.check_compatible(meta, game, source=f"checkpoint {folder}")
+    return RLlibAgent(game, load_module(checkpoint.module_path(folder, meta)), seed, name=f"rllib:{Path(path)}")
+
+
+def load_module(path: Path):
+    """The RLModule saved at ``path`` (cached per process)."""
+    key = Path(path).resolve()
+    if key not in _MODULES:
+        try:
+            from ray.rllib.core.rl_module.rl_module import RLModule
+        except ImportError:
+            raise ImportError('rllib: agents need Ray RLlib: pip install -e ".[ray]"') from None
+        module = RLModule.from_checkpoint(str(key))
+        module.eval()
+        _MODULES[key] = module
+    return _MODULES[key]
