@@ -10,8 +10,8 @@ putting down) are not. Reads standard input, so it can be driven by a script.
 
 from __future__ import annotations
 
-import numpy as np
 import click
+import numpy as np
 import yaml
 
 import bluff_envs

@@ -22,10 +22,10 @@ def evaluate(game: str, lineup: list[str], *, options: dict[str, Any] | None = N
     standings as in :func:`experiments.tournament.stats.standings` (``win_rate``,
     ``win_rate_ci``, ``parity``, ``mean_reward``, ``mean_reward_ci``, …). Nothing is written
     to disk. The same arguments give the same result whatever the number of workers."""
+    from bluff_envs.records import GameRecord
     from experiments.tournament import stats
     from experiments.tournament.executor import batches_of, make_executor
     from experiments.tournament.stats import GameResult
-    from bluff_envs.records import GameRecord
 
     config = TournamentConfig.from_dict(
         {"game": game, "options": dict(options or {}), "lineups": [list(lineup)], "deals": deals, "seed": seed,
