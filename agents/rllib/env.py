@@ -83,7 +83,10 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         from experiments.tournament.schedule import partnerships
 
         self._teams = partnerships(self.game.name, self.game.num_players)
-        self._opponents: dict[tuple[int, str], Any] = {}  # (seat, spec) -> agent, built once
+        # (seat, spec) -> agent, built once; building them all now reports a bad spec at once
+        self._opponents: dict[tuple[int, str], Any] = {
+            (s, spec): make_agent(spec, self.game, 0) for s in range(len(seats)) for spec in self.opponent_specs
+        }
         self._seated: dict[str, Any] = {}  # this game's opponents by agent id
         self._rng = np.random.default_rng()
         self._games = 0
@@ -146,9 +149,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
             if s in team:
                 continue
             spec = self.opponent_specs[int(self._rng.integers(len(self.opponent_specs)))]
-            player = self._opponents.get((s, spec))
-            if player is None:
-                player = self._opponents[(s, spec)] = make_agent(spec, self.game, 0)
+            player = self._opponents[(s, spec)]
             player.seed(int(self._rng.integers(2**32)))
             self._seated[agent] = player
 
