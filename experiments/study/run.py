@@ -1,0 +1,101 @@
+"""Running a study in its run directory, resumably.
+
+The run directory::
+
+    experiment.yaml             the resolved experiment (every training config in full)
+    run.json                    seed, library versions, one entry per session (start, resume)
+    <game>/train/<agent>/       each training run (see agents.training.train)
+    <game>/tournament/          each tournament (see experiments.tournament.runner)
+    report.md, summary.json, plots/
+
+Running again in the same directory continues where the last session stopped: finished
+training runs are kept, unfinished ones resume from their newest checkpoint, tournaments play
+only the games not yet recorded. A directory holding another experiment is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from experiments.study.config import Experiment
+
+
+class RunDirectoryError(ValueError):
+    """The run directory holds another experiment."""
+
+
+def trained_agent_spec(run_dir: Path, game: str, agent: str) -> str:
+    return f"ppo:{run_dir / game / 'train' / agent}"
+
+
+def run_experiment(experiment: Experiment, run_dir: str | Path, *, workers: int | None = None,
+                   progress: bool = True, echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Train what needs training, hold every tournament, write the report; returns the summary."""
+    from agents.training import checkpoint
+    from agents.training.train import Trainer
+    from experiments.study.report import write_report
+    from experiments.tournament.runner import run_tournament
+
+    run_dir = Path(run_dir)
+    _claim(run_dir, experiment)
+    _log_session(run_dir, experiment)
+    started = time.perf_counter()
+    tournaments: dict[str, dict[str, Any]] = {}
+    stages = sum(len(g.train) + 1 for g in experiment.games)
+    stage = 0
+    for study in experiment.games:
+        checkpoints = {}
+        for agent, config in study.train.items():
+            stage += 1
+            out = run_dir / study.game / "train" / agent
+            checkpoints[agent] = trained_agent_spec(run_dir, study.game, agent)
+            if (out / "result.json").exists():
+                echo(f"[{stage}/{stages}] {study.game}: {agent} already trained")
+                continue
+            resume = checkpoint.latest(out) is not None
+            echo(f"[{stage}/{stages}] {study.game}: training {agent} for {config.total_steps:,} steps"
+                 + (" (resuming)" if resume else ""))
+            Trainer(config, out, resume=resume, echo=echo).run()
+        stage += 1
+        echo(f"[{stage}/{stages}] {study.game}: tournament")
+        config = study.tournament_config(checkpoints)
+        tournaments[study.game] = run_tournament(
+            config, run_dir / study.game / "tournament", workers=workers or experiment.workers, progress=progress
+        )
+    summary = write_report(run_dir, experiment, tournaments)
+    echo(f"report: {run_dir / 'report.md'} ({time.perf_counter() - started:.0f} s this session)")
+    return summary
+
+
+def _claim(run_dir: Path, experiment: Experiment) -> None:
+    saved = run_dir / "experiment.yaml"
+    resolved = experiment.to_dict()
+    if saved.exists():
+        before = yaml.safe_load(saved.read_text())
+        if before != json.loads(json.dumps(resolved)):
+            raise RunDirectoryError(
+                f"{run_dir} holds another experiment ({saved} differs); resume it with the same file, "
+                "or run into another --out directory"
+            )
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    saved.write_text(yaml.safe_dump(resolved, sort_keys=False))
+
+
+def _log_session(run_dir: Path, experiment: Experiment) -> None:
+    from agents.training.checkpoint import library_versions
+
+    path = run_dir / "run.json"
+    run = json.loads(path.read_text()) if path.exists() else {"name": experiment.name, "seed": experiment.seed, "sessions": []}
+    run["versions"] = library_versions()
+    run["sessions"].append({"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                            "command": " ".join(sys.argv)})
+    path.write_text(json.dumps(run, indent=2))
