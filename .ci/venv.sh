@@ -5,7 +5,7 @@
 set -euo pipefail
 BLUFF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BLUFF_VENV="${BLUFF_VENV:-$BLUFF_ROOT/.venv}"
-extras="${BLUFF_EXTRAS:-train,dev}"
+extras="${BLUFF_EXTRAS:-train,dev,ray}"
 python="${PYTHON:-python3}"
 if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "bluff_envs needs Python >= 3.11; set PYTHON=/path/to/python3.11" >&2
