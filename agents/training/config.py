@@ -97,6 +97,7 @@ class WarmStartSection:
     epochs: int = field(default=4, metadata=_min(1))
     batch_size: int = field(default=1024, metadata=_min(1))
     learning_rate: float = field(default=1e-3, metadata=_min(0, exclusive=True))
+    entropy_coef: float = field(default=0.02, metadata=_min(0))  # keeps the clone exploring
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,8 @@ class Trainer:
             model.set_logger(self._logger(session))
             if self.resume_from is None and c.warm_start.teacher is not None:
                 self._warm_start(model)
+            if self.resume_from is None and c.eval.every:
+                self.evaluate(model)  # where self-play starts from: the baseline of the curves
             callback = SelfPlayCallback(self)
             started, steps_before = time.perf_counter(), model.num_timesteps
             try:
@@ -180,7 +182,7 @@ class Trainer:
         def make_env() -> LearnerEnv:
             return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=c.seed + 1, **settings)
 
-        fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, c.seed, self.say)
+        fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef, c.seed, self.say)
         for key, value in fit.items():
             model.logger.record(f"warm_start/{key}", value)
 

@@ -64,8 +64,11 @@ def collect(env: LearnerEnv, teacher_spec: str, decisions: int, gamma: float, se
     )
 
 
-def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float, vf_coef: float, seed: int) -> dict[str, float]:
-    """Fit a MaskableActorCriticPolicy to the demonstrations; returns the final accuracy and losses."""
+def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float, vf_coef: float,
+          entropy_coef: float, seed: int) -> dict[str, float]:
+    """Fit a MaskableActorCriticPolicy to the demonstrations; returns the final accuracy, the
+    policy's mean entropy and the value error. ``entropy_coef`` keeps the clone from becoming
+    certain of every choice, so that PPO still explores around the teacher."""
     import torch
 
     generator = np.random.default_rng(seed)
@@ -80,8 +83,9 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
         order = generator.permutation(n)
         for start in range(0, n, batch_size):
             idx = order[start : start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx], action_masks=masks[idx])
-            loss = -log_prob.mean() + vf_coef * torch.nn.functional.mse_loss(values.flatten(), rets[idx])
+            values, log_prob, entropy = policy.evaluate_actions(obs[idx], acts[idx], action_masks=masks[idx])
+            value_loss = torch.nn.functional.mse_loss(values.flatten(), rets[idx])
+            loss = -log_prob.mean() - entropy_coef * entropy.mean() + vf_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -92,20 +96,22 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
         distribution = policy.get_distribution(obs[sample], action_masks=masks[sample])
         chosen = distribution.distribution.probs.argmax(dim=1)
         accuracy = float((chosen == acts[sample]).float().mean())
+        entropy = float(distribution.entropy().mean())
         value_error = float(torch.nn.functional.mse_loss(policy.predict_values(obs[sample]).flatten(), rets[sample]))
-    return {"accuracy": accuracy, "value_mse": value_error}
+    return {"accuracy": accuracy, "entropy": entropy, "value_mse": value_error}
 
 
 def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
-               learning_rate: float, seed: int, say: Callable[[str], None]) -> dict[str, float]:
+               learning_rate: float, entropy_coef: float, seed: int, say: Callable[[str], None]) -> dict[str, float]:
     """Collect the teacher's games and clone them into ``model.policy``."""
     started = time.perf_counter()
     data = collect(make_env(), teacher, decisions, model.gamma, seed)
     collected = time.perf_counter() - started
-    fit = clone(model.policy, data, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate, vf_coef=model.vf_coef, seed=seed)
+    fit = clone(model.policy, data, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
+                vf_coef=model.vf_coef, entropy_coef=entropy_coef, seed=seed)
     say(
         f"warm start: cloned {teacher} from {len(data.actions):,} decisions in {data.games:,} games "
         f"({collected:.0f}s to play, {time.perf_counter() - started - collected:.0f}s to fit): "
-        f"agrees on {fit['accuracy']:.1%} of its choices, value error {fit['value_mse']:.3f}"
+        f"agrees on {fit['accuracy']:.1%} of its choices (entropy {fit['entropy']:.2f}), value error {fit['value_mse']:.3f}"
     )
     return {**fit, "decisions": len(data.actions), "games": data.games}
