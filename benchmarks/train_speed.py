@@ -102,8 +102,8 @@ def ours_steps_per_second(steps: int, config_path: Path) -> tuple[float, dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=200_000, help="steps of our training")
-    parser.add_argument("--tutorial-steps", type=int, default=20_480, help="steps of the tutorial pattern (its own choice: 20,480)")
+    parser.add_argument("--steps", type=int, default=100_000, help="steps of our training")
+    parser.add_argument("--tutorial-steps", type=int, default=6144, help="steps of the tutorial pattern (3 rollouts and updates)")
     parser.add_argument("--config", type=Path, default=ROOT / "experiments" / "train" / "i_doubt_it.yaml")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -2,8 +2,11 @@
 
 * :mod:`~agents.training.learner_env`: one seat of a game as a Gymnasium environment, the other
   seats played by opponents inside ``step()``;
+* :mod:`~agents.training.vec`: several of them vectorised for SB3 (in-process or subprocesses);
 * :mod:`~agents.training.pool`: the opponent pool (fixed agents, learner snapshots; uniform,
   latest-biased or PFSP sampling);
+* :mod:`~agents.training.warm_start`: optional behaviour cloning of a teacher before self-play;
+* :mod:`~agents.training.evaluate`: the learner against a field, through the tournament engine;
 * :mod:`~agents.training.config`: the typed, validated training config (YAML);
 * :mod:`~agents.training.train`: the training loop (evaluation, TensorBoard, checkpoints,
   resume, progress);

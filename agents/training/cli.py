@@ -14,8 +14,7 @@ import click
 @click.option("--resume", is_flag=True, help="Continue the run in the run directory from its newest checkpoint.")
 @click.option("--total-steps", type=click.IntRange(min=1), help="Override total_steps (e.g. to extend a finished run).")
 def command(config_path, run_dir, resume, total_steps):
-    """Self-play training with MaskablePPO from a YAML config (or with RLlib's PPO, for a
-    config that says ``algorithm: rllib``).
+    """Self-play training with MaskablePPO from a YAML config.
 
     Everything the run writes goes into its run directory: the resolved config, seeds and
     versions, the progress log, TensorBoard logs (logs/), evaluations and checkpoints. A
@@ -23,12 +22,6 @@ def command(config_path, run_dir, resume, total_steps):
     A config with ``algorithm: rllib`` trains with RLlib instead (see agents/rllib), and its
     checkpoints play as ``rllib:<checkpoint>``.
     """
-    from agents.rllib.config import is_rllib_config
-
-    if is_rllib_config(config_path):  # `algorithm: rllib`: RLlib's PPO (the optional ray extra)
-        from agents.rllib.cli import train_command
-
-        return train_command(config_path, run_dir, resume, total_steps)
     from agents.rllib.config import is_rllib_config
 
     if is_rllib_config(config_path):  # `algorithm: rllib`: RLlib's PPO (the optional ray extra)
