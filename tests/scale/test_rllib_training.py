@@ -67,6 +67,20 @@ def test_the_checkpoint_plays_a_tournament(trained, tmp_path):
     assert summary["agents"][f"rllib:{run}"]["seats"] == 3
 
 
+def test_the_checkpoint_plays_the_same_games_on_ray_tasks(trained, tmp_path):
+    run, _ = trained
+    plan = {"game": "i_doubt_it", "options": {"num_players": 3, "max_turns": 30},
+            "lineups": [[f"rllib:{run}", "counter", "random"]], "deals": 1, "workers": 1}
+    run_tournament(TournamentConfig.from_dict(plan), tmp_path / "local", progress=False, report=False)
+    run_tournament(TournamentConfig.from_dict({**plan, "executor": "ray", "workers": 2}), tmp_path / "ray",
+                   progress=False, report=False)
+
+    def games(directory):
+        return {line["game_id"]: line for line in map(json.loads, (directory / "results.jsonl").read_text().splitlines())}
+
+    assert len(games(tmp_path / "ray")) == 3 and games(tmp_path / "ray") == games(tmp_path / "local")
+
+
 def test_the_agent_plays_only_legal_actions_and_is_deterministic(trained):
     run, _ = trained
     env = bluff_envs.make("i_doubt_it", raw=True, num_players=3, max_turns=30)
