@@ -153,7 +153,7 @@ def print_table(summary: dict[str, Any], console=None) -> None:
     for heading, justify in (("agent", "left"), ("seats", "right"), ("win rate [95% CI]", "left"),
                              ("parity", "right"), ("vs parity", "left"), ("mean reward [95% CI]", "left"),
                              ("rating", "right")):
-        table.add_column(heading, justify=justify)
+        table.add_column(heading, justify=justify, no_wrap=heading == "agent")
     for agent, row in _ranked(s):
         lo, hi = row["win_rate_ci"]
         mlo, mhi = row["mean_reward_ci"]
