@@ -18,7 +18,8 @@ def decide(observation, rng) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
-@pytest.mark.parametrize("game, options", [("i_doubt_it", {}), ("seven_spades", {}), ("tarneeb", {"episode": "deal"})])
+@pytest.mark.parametrize("game, options", [("i_doubt_it", {}), ("believe_it_or_not", {}), ("seven_spades", {}),
+                                           ("tarneeb", {"episode": "deal"})])
 def test_self_play_steps_through_the_same_game_as_pettingzoo(game, options):
     """Every seat learns: the adapter offers each decision to the agent PettingZoo would ask, with
     the same observation and mask, and ends with PettingZoo's final rewards for every seat."""
