@@ -37,6 +37,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 import bluff_envs
 from agents.base import GameInfo
 from agents.registry import make_agent
+from agents.training.learner_env import partners
 
 OBSERVATIONS = "observations"  # the key RLlib's action-masking module reads
 ACTION_MASK = "action_mask"
@@ -80,9 +81,6 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {a: action_space for a in seats}
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
         self.action_space = gym.spaces.Dict(self.action_spaces)
-        from experiments.tournament.schedule import partnerships
-
-        self._teams = partnerships(self.game.name, self.game.num_players)
         # (seat, spec) -> agent, built once; building them all now reports a bad spec at once
         self._opponents: dict[tuple[int, str], Any] = {
             (s, spec): make_agent(spec, self.game, 0) for s in range(len(seats)) for spec in self.opponent_specs
@@ -142,8 +140,8 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
             self._seated = {}
             return
         learner = (self._games - 1) % len(seats)  # the seats take turns at learning
-        team = next(t for t in self._teams if learner in t)
-        self.agents = [seats[s] for s in team]
+        team = {learner, *partners(self.game, learner)}
+        self.agents = [seats[s] for s in sorted(team)]
         self._seated = {}
         for s, agent in enumerate(seats):
             if s in team:
