@@ -237,7 +237,7 @@ def _number(value) -> float | None:
 
 def _progress_line(line: dict[str, Any], total: int) -> str:
     rate = line["steps_per_second"]
-    eta = (total - line["steps"]) / rate if rate else float("nan")
+    eta = max(0, total - line["steps"]) / rate if rate else float("nan")
     parts = [f"step {line['steps']:,}/{total:,}", f"{rate:,.0f} steps/s" if rate else "", f"ETA {eta / 60:.1f} min"]
     if line.get("episode_len_mean") is not None:
         parts.append(f"episode length {line['episode_len_mean']:.0f}")
