@@ -88,6 +88,49 @@ def openspiel_runner(name: str):
     return run
 
 
+class NullEnv:
+    """A do-nothing AEC environment (4 players, 300 steps, one cached observation): the
+    ceiling of this harness, to put the ratios in perspective."""
+
+    def __new__(cls):
+        from gymnasium import spaces
+        from pettingzoo import AECEnv
+
+        import numpy as np
+
+        class Null(AECEnv):
+            metadata = {"name": "null", "render_modes": [], "is_parallelizable": False}
+
+            def __init__(self):
+                super().__init__()
+                self.possible_agents = [f"player_{i}" for i in range(4)]
+                self.obs = np.zeros(200, np.float32)
+                self.mask = np.ones(16, np.int8)
+                self.action_spaces = {a: spaces.Discrete(16) for a in self.possible_agents}
+
+            def reset(self, seed=None, options=None):
+                self.agents = list(self.possible_agents)
+                self.rewards = {a: 0.0 for a in self.agents}
+                self._cumulative_rewards = dict(self.rewards)
+                self.terminations = {a: False for a in self.agents}
+                self.truncations = dict(self.terminations)
+                self.infos = {a: {} for a in self.agents}
+                self.agent_selection, self.turn = self.agents[0], 0
+
+            def observe(self, agent):
+                return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+
+            def step(self, action):
+                if self.terminations[self.agent_selection]:
+                    return self._was_dead_step(action)
+                self.turn += 1
+                if self.turn >= 300:
+                    self.terminations = dict.fromkeys(self.agents, True)
+                self.agent_selection = self.possible_agents[self.turn % 4]
+
+        return Null()
+
+
 def peers(path: str) -> dict:
     found = {}
     try:
@@ -125,6 +168,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (median taken)")
     parser.add_argument("--seconds", type=float, default=1.5, help="seconds per measurement")
     parser.add_argument("--no-openspiel", action="store_true", help="leave OpenSpiel's spades out")
+    parser.add_argument("--ceiling", action="store_true", help="also time a do-nothing env (raw path)")
     args = parser.parse_args(argv)
     games = args.games or bluff_envs.available_games()
     results = {}
@@ -140,12 +184,14 @@ def main(argv=None) -> dict:
                 runners["openspiel spades"] = openspiel_runner("spades")
             except ImportError:
                 print("open_spiel is missing: pip install open-spiel (only for this benchmark)")
+        if path == "raw" and args.ceiling:
+            runners["do-nothing env"] = aec_runner(NullEnv)
         table = measure(runners, args.rounds, args.seconds)
         results[path] = table
         print(f"\n== {path} path: {'raw_env' if path == 'raw' else 'env() with the standard wrappers'} "
               f"(median of {args.rounds} alternating rounds of {args.seconds:g} s)")
-        names = [n for n in runners if n not in peer_runners and n != "openspiel spades"]
-        others = [n for n in runners if n not in names]
+        names = [n for n in runners if n not in peer_runners and n not in ("openspiel spades", "do-nothing env")]
+        others = [n for n in runners if n not in names and n != "do-nothing env"]
         header = f"{'environment':<20}{'steps/s':>10}{'games/s':>10}" + "".join(f"{'÷ ' + p:>22}" for p in others)
         print(header)
         for name in runners:
