@@ -45,19 +45,29 @@ def aec_runner(make):
         start = _clock()
         while _clock() - start < seconds:
             env.reset()
-            for _ in env.agent_iter():
-                observation, _, termination, truncation, _ = env.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    legal = observation["action_mask"].nonzero()[0]
-                    action = int(legal[rng.randrange(len(legal))])
-                env.step(action)
-                steps += 1
+            steps += play_episode(env, rng)
             games += 1
         return steps, games, _clock() - start
 
     return run
+
+
+def play_episode(env, rng: random.Random, after_step=None) -> int:
+    """One episode, already reset, of masked uniform random play through the AEC loop;
+    ``after_step(env)`` runs after every step while agents remain. Returns the steps."""
+    steps = 0
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            legal = observation["action_mask"].nonzero()[0]
+            action = int(legal[rng.randrange(len(legal))])
+        env.step(action)
+        steps += 1
+        if after_step is not None and env.agents:
+            after_step(env)
+    return steps
 
 
 def openspiel_runner(name: str):

@@ -19,6 +19,7 @@ import time
 from collections import Counter
 
 import bluff_envs
+from env_speed import play_episode  # the same random-play loop as the speed benchmark
 
 
 def fuzz(game: str, steps: int, options: dict, seed: int = 0) -> dict:
@@ -31,17 +32,7 @@ def fuzz(game: str, steps: int, options: dict, seed: int = 0) -> dict:
     while done < steps:
         env.reset(seed=rng.randrange(2**31))
         check(env)
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                legal = observation["action_mask"].nonzero()[0]
-                action = int(legal[rng.randrange(len(legal))])
-            env.step(action)
-            done += 1
-            if env.agents:
-                check(env)
+        done += play_episode(env, rng, after_step=check)
         games += 1
         state = env.state
         endings["truncated" if state.truncated else "ended"] += 1
