@@ -59,9 +59,11 @@ class Agent:
     def act(self, observation: dict[str, np.ndarray], view: dict[str, np.ndarray] | None = None) -> int:
         raise NotImplementedError
 
+    FIELDS: tuple[str, ...] | None = None  # the fields of the view an agent reads; None: all
+
     def decode(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The public view from the observation, for agents not handed one."""
-        return self.game.layout.decode(observation["observation"])
+        """The public view (its ``FIELDS``) from the observation, for agents not handed one."""
+        return self.game.layout.decode(observation["observation"], self.FIELDS)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

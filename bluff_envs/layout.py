@@ -18,6 +18,7 @@ class ObservationLayout(Mapping):
         self._slices: dict[str, slice] = {}
         self._scales: dict[str, float] = {}
         self._docs: dict[str, str] = {}
+        self._decoder: tuple[np.ndarray, np.ndarray] | None = None  # built on first decode
         self.size = 0
 
     def add(self, name: str, size: int, scale: float | np.ndarray = 1.0, doc: str = "") -> int:
@@ -47,18 +48,18 @@ class ObservationLayout(Mapping):
     def doc(self, name: str) -> str:
         return self._docs[name]
 
-    def decode(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """Each field of an observation, back in its natural units (counts, one-hots)."""
-        out = {}
-        for name, sl in self._slices.items():
-            scale = self._scales[name]
-            values = observation[sl].astype(np.float64) * scale
-            if np.ndim(scale):
-                values = np.where(scale != 1.0, np.rint(values), values)
-            elif scale != 1.0:
-                values = np.rint(values)
-            out[name] = values
-        return out
+    def decode(self, observation: np.ndarray, fields=None) -> dict[str, np.ndarray]:
+        """Each field of an observation (or only ``fields``), back in its natural units (counts,
+        one-hots): one array operation for the whole vector, then slices of it."""
+        if self._decoder is None or len(self._decoder[0]) != self.size:
+            scale = np.ones(self.size)
+            for name, sl in self._slices.items():
+                scale[sl] = self._scales[name]
+            self._decoder = (scale, scale != 1.0)
+        scale, scaled = self._decoder
+        values = observation * scale
+        values = np.where(scaled, np.rint(values), values)
+        return {name: values[self._slices[name]] for name in (self._slices if fields is None else fields)}
 
     def describe(self) -> str:
         """One line per field: name, index range, scale and meaning."""

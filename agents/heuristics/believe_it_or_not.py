@@ -180,18 +180,6 @@ class BelieveItOrNotHeuristic(Agent):
         c = game.config
         self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else c.deck * c.num_decks
         self._plan: np.ndarray | None = None
-        # the observation back to counts in one array operation (every field read here is a
-        # count or a one-hot), instead of a field-by-field decode at every step
-        layout = game.layout
-        self._scale = np.ones(layout.size)
-        for name, sl in layout.items():
-            self._scale[sl] = layout.scale(name)
-        self._fields = {name: layout[name] for name in self.FIELDS}
-
-    def decode(self, observation) -> dict[str, np.ndarray]:
-        """The fields of the public view these heuristics read, from the observation."""
-        counts = np.rint(observation["observation"] * self._scale)
-        return {name: counts[sl] for name, sl in self._fields.items()}
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)

@@ -144,15 +144,9 @@ class RuleBased(Agent):
         self.no_trump_offered = c.egyptian or c.allow_no_trump
         self.levels = 35 if c.egyptian else 7
         self.bid0 = EGYPTIAN_BID0 if c.egyptian else LEBANESE_BID0
-        self._fields = {name: game.layout[name] for name in self.FIELDS}
 
     FIELDS = ("phase", "hand", "bids", "declarer", "contract_strain", "contract_tricks", "trick_leader",
               "trick", "played", "shown_out")
-
-    def decode(self, observation) -> dict[str, np.ndarray]:
-        """The fields this player reads; each is a one-hot or a set of flags, stored unscaled."""
-        vector = observation["observation"]
-        return {name: vector[sl] for name, sl in self._fields.items()}
 
     def act(self, observation, view=None) -> int:
         mask = observation["action_mask"]
