@@ -15,15 +15,20 @@ if [ ! -x "$BLUFF_VENV/bin/python" ]; then
   echo "creating $BLUFF_VENV"
   "$python" -m venv "$BLUFF_VENV"
 fi
-stamp="$BLUFF_VENV/.bluff-installed"
-want="$(sha256sum "$BLUFF_ROOT/pyproject.toml" | cut -c1-16) $extras"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+stamp="$BLUFF_VENV/.bluff-installed"  # "<pyproject hash> <extras installed>"
+hash="$(sha256sum "$BLUFF_ROOT/pyproject.toml" | cut -c1-16)"
+read -r had_hash had_extras < "$stamp" 2>/dev/null || true
+missing=""
+for extra in ${extras//,/ }; do
+  case ",${had_extras:-}," in *",$extra,"*) ;; *) missing=1 ;; esac
+done
+if [ "${had_hash:-}" != "$hash" ] || [ -n "$missing" ]; then
   echo "installing bluff_envs[$extras] into $BLUFF_VENV (first time: a few minutes)"
   "$BLUFF_VENV/bin/python" -m pip install -q --upgrade pip
   # torch first and pinned: on these machines 2.13.0 is a CPU build on local disk, while any
   # other version would download gigabytes
   "$BLUFF_VENV/bin/python" -m pip install -q "torch==2.13.0"
   "$BLUFF_VENV/bin/python" -m pip install -q -e "$BLUFF_ROOT[$extras]"
-  echo "$want" > "$stamp"
+  echo "$hash $extras" > "$stamp"
 fi
 export PATH="$BLUFF_VENV/bin:$PATH"
