@@ -7,7 +7,6 @@ import json
 import shutil
 import zipfile
 
-import numpy as np
 import pytest
 
 import bluff_envs
