@@ -199,3 +199,19 @@ def test_a_tarneeb_partnership_shares_one_reward(seat, partner, learner_seats, m
     assert steps == sum(decisions[s] for s in learner_seats)
     assert total == pytest.approx(rewards[seat]) and info["selfplay"]["reward"] == pytest.approx(rewards[seat])
     assert len(info["selfplay"]["opponents"]) == 4 - len(learner_seats) - (partner not in ("self", "pool"))
+
+
+def test_potential_shaping_adds_up_to_the_game_reward_less_the_first_potential():
+    # phi = -0.02 per card in my hand, gamma 1: the shaped rewards telescope to reward - phi(start)
+    env = LearnerEnv("i_doubt_it", opponents=["honest"], shaping={"hand_sizes[0]": -0.02}, seed=4)
+    rng = np.random.default_rng(4)
+    observation, _ = env.reset()
+    start = -0.02 * env.game.layout.decode(observation)["hand_sizes"][0]
+    assert start == pytest.approx(-0.26)  # 13 cards
+    rewards, done = [], False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        rewards.append(reward)
+        done = terminated or truncated
+    assert sum(rewards) == pytest.approx(info["selfplay"]["reward"] - start)
+    assert any(r != 0 for r in rewards[:-1])  # progress is rewarded before the end
