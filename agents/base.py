@@ -26,10 +26,13 @@ class GameInfo:
     action_names: tuple[str, ...]
     layout: ObservationLayout
     config: Any  # the game's frozen, validated options
+    teams: tuple[tuple[int, ...], ...] = ()  # seats sharing rewards (partnerships); singles otherwise
 
     @classmethod
     def of(cls, env) -> GameInfo:
         """From any of our environments, wrapped or raw."""
+        from bluff_envs.aec import teams_of
+
         game = env.unwrapped.game
         return cls(
             name=game.name.removesuffix("_v0"),
@@ -37,6 +40,7 @@ class GameInfo:
             action_names=tuple(game.action_names),
             layout=game.layout,
             config=game.config,
+            teams=teams_of(game),
         )
 
     def action(self, name: str) -> int:

@@ -5,7 +5,7 @@ A game plugs in through three objects:
 * a **game** (built once from the validated options): ``name``, ``config``, ``num_players``,
   ``deck`` (a :class:`~bluff_envs.cards.DeckSpec`), ``action_names``, ``layout`` (an
   :class:`~bluff_envs.layout.ObservationLayout`), ``new_state(cards, rng)`` and
-  ``new_view(state)``;
+  ``new_view(state)``; a partnership game also names its ``teams`` (see :func:`teams_of`);
 * a **state** (the rules): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
   ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
 * a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray`` (a
@@ -218,6 +218,11 @@ class CardGameEnv(AECEnv):
         if options.get("deck") is None:
             return self.game.deck.shuffled(self._np_random)
         return self.game.deck.parse(options["deck"])
+
+
+def teams_of(game) -> tuple[tuple[int, ...], ...]:
+    """The seats that share rewards: a game's partnerships, or every seat on its own."""
+    return getattr(game, "teams", None) or tuple((seat,) for seat in range(game.num_players))
 
 
 def wrap(raw: AECEnv) -> AECEnv:

@@ -44,17 +44,13 @@ import bluff_envs
 from agents.base import GameInfo
 from agents.training.pool import Opponents
 
-# games played by two fixed partnerships: partners are the seats equal modulo this number
-PARTNERSHIP_MODULUS = {"tarneeb": 2}
 MAX_REDEALS = 100  # deals in a row that end before the learner acts (a misconfigured game)
 
 
 def partners(game: GameInfo, seat: int) -> list[int]:
     """The seats that share ``seat``'s reward, other than itself."""
-    modulus = PARTNERSHIP_MODULUS.get(game.name)
-    if modulus is None:
-        return []
-    return [p for p in range(game.num_players) if p != seat and (p - seat) % modulus == 0]
+    team = next((t for t in game.teams if seat in t), (seat,))
+    return [p for p in team if p != seat]
 
 
 def potential_terms(game: GameInfo, shaping: dict[str, float]) -> list[tuple[slice, float]]:

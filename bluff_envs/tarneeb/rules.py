@@ -97,6 +97,7 @@ class Tarneeb:
     name = "tarneeb_v0"
     action_names = ACTION_NAMES
     num_players = NUM_PLAYERS
+    teams = ((0, 2), (1, 3))  # the partnerships: partners share every reward
 
     def __init__(self, **options):
         from bluff_envs.tarneeb.view import TarneebView, ViewTables, build_layout

@@ -84,7 +84,9 @@ def _training(run: Path) -> dict[str, Any]:
     for progress in sorted((run / "logs").glob("progress_*.csv")):
         with open(progress) as f:
             for row in csv.DictReader(f):
-                steps, reward = row.get("time/total_timesteps"), row.get("rollout/ep_rew_mean")
+                # the game's own reward (ep_rew_mean would include any shaping bonus)
+                steps = row.get("time/total_timesteps")
+                reward = row.get("selfplay/mean_reward") or row.get("rollout/ep_rew_mean")
                 if steps and reward:
                     curve.append((int(float(steps)), float(reward)))
     out["reward_curve"] = sorted(curve)
@@ -108,7 +110,7 @@ def _plot_learning(game: str, training: dict[str, dict[str, Any]], path: Path) -
             xs, ys = zip(*t["reward_curve"])
             right.plot(xs, ys, label=agent)
     left.set(title=f"{game}: win rate vs the evaluation field", xlabel="steps", ylabel="win rate (95 % CI)")
-    right.set(title="mean episode reward while training", xlabel="steps", ylabel="reward")
+    right.set(title="mean game reward in self-play", xlabel="steps", ylabel="reward")
     for ax in (left, right):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)

@@ -28,7 +28,6 @@ import numpy as np
 
 SEATINGS = ("rotations", "permutations", "fixed")
 # partnerships by game: the seats that share a result (all other games: every seat alone)
-PARTNERSHIPS = {"tarneeb": ((0, 2), (1, 3))}
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,10 @@ def derive_seed(*keys: int) -> int:
 
 def partnerships(game: str, num_players: int) -> tuple[tuple[int, ...], ...]:
     """The teams of a game: its partnerships, or one team per seat."""
-    return PARTNERSHIPS.get(game, tuple((s,) for s in range(num_players)))
+    import bluff_envs
+
+    teams = getattr(bluff_envs.game_module(game).raw_env.game_class, "teams", None)
+    return teams or tuple((s,) for s in range(num_players))
 
 
 def lineups(fmt: str, num_players: int, teams: tuple[tuple[int, ...], ...], *, agents=(), challengers=(),
