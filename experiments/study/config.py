@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 
 from agents.training.config import TrainConfig, config_from_dict
-from experiments.tournament.config import ConfigError, TournamentConfig
+from experiments.tournament.config import ConfigError, TournamentConfig, read_config_file
 
 KEYS = ("name", "seed", "workers", "executor", "games")
 GAME_KEYS = ("game", "options", "train", "tournament")
@@ -92,16 +92,7 @@ class Experiment:
 
 
 def load_experiment(path: str | Path) -> Experiment:
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError([f"file not found: {path}"], str(path))
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as error:
-        raise ConfigError([f"not valid YAML: {error}"], str(path)) from None
-    if isinstance(data, dict):
-        data.setdefault("name", path.stem)
-    return experiment_from_dict(data, base_dir=path.parent, source=str(path))
+    return experiment_from_dict(read_config_file(path), base_dir=Path(path).parent, source=str(path))
 
 
 def experiment_from_dict(data: Any, base_dir: str | Path = ".", source: str = "experiment") -> Experiment:

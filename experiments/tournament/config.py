@@ -49,6 +49,20 @@ class ConfigError(ValueError):
         super().__init__(f"{source}: " + ("\n  ".join(["invalid tournament config", *problems])))
 
 
+def read_config_file(path: str | os.PathLike) -> Any:
+    """A YAML config file's data, named after the file unless it names itself."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError([f"file not found: {path}"], str(path))
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as error:
+        raise ConfigError([f"not valid YAML: {error}"], str(path)) from None
+    if isinstance(data, dict):
+        data.setdefault("name", path.stem)
+    return data
+
+
 def available_executors() -> list[str]:
     return [k for k, target in EXECUTORS.items() if importlib.util.find_spec(target.split(":")[0]) is not None]
 
@@ -114,16 +128,7 @@ class TournamentConfig:
 
     @classmethod
     def load(cls, path: str | os.PathLike, check: bool = True) -> TournamentConfig:
-        path = Path(path)
-        if not path.is_file():
-            raise ConfigError([f"file not found: {path}"], str(path))
-        try:
-            data = yaml.safe_load(path.read_text())
-        except yaml.YAMLError as error:
-            raise ConfigError([f"not valid YAML: {error}"], str(path)) from None
-        if isinstance(data, dict):
-            data.setdefault("name", path.stem)
-        return cls.from_dict(data, check=check, source=str(path))
+        return cls.from_dict(read_config_file(path), check=check, source=str(path))
 
     @classmethod
     def from_dict(cls, data: Any, *, check: bool = True, where: str = "", source: str = "config") -> TournamentConfig:
