@@ -9,6 +9,7 @@ deterministic given its seed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,7 @@ class GameInfo:
         return self.action_names.index(name)
 
 
-class Agent:
+class Agent(ABC):
     """Base class: holds the game and a seeded generator; subclasses implement :meth:`act`."""
 
     name = "agent"
@@ -60,8 +61,9 @@ class Agent:
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
+    @abstractmethod
     def act(self, observation: dict[str, np.ndarray], view: dict[str, np.ndarray] | None = None) -> int:
-        raise NotImplementedError
+        """A legal action for the acting player."""
 
     FIELDS: tuple[str, ...] | None = None  # the fields of the view an agent reads; None: all
 

@@ -37,3 +37,16 @@ def agent_counts(records: Iterable[GameRecord], module: ModuleType) -> dict[str,
 
 def ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
+
+
+def bluff_and_challenge_rates(c: Counter, claims: str, windows: str) -> dict[str, float | None]:
+    """The rates every bluffing game reports: of the ``claims`` counted, how many were bluffs,
+    challenged, caught; of the ``windows`` (chances to challenge), how many were taken and
+    how many of those were right."""
+    return {
+        "bluff_rate": ratio(c["bluffs"], c[claims]),
+        "bluffs_challenged": ratio(c["bluffs_challenged"], c["bluffs"]),
+        "bluffs_caught": ratio(c["bluffs_caught"], c["bluffs"]),
+        "challenge_rate": ratio(c["challenges"], c[windows]),
+        "challenge_accuracy": ratio(c["correct_challenges"], c["challenges"]),
+    }

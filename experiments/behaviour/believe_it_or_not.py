@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bluff_envs.records import GameRecord, replay_rules
-from experiments.behaviour import ratio
+from experiments.behaviour import bluff_and_challenge_rates, ratio
 
 RESPOND = 2  # the rules' phase in which the next player adds or calls
 
@@ -61,11 +61,7 @@ def count(record: GameRecord) -> list[Counter]:
 
 def rates(c: Counter) -> dict[str, float | None]:
     return {
-        "bluff_rate": ratio(c["bluffs"], c["plays"]),
-        "bluffs_challenged": ratio(c["bluffs_challenged"], c["bluffs"]),
-        "bluffs_caught": ratio(c["bluffs_caught"], c["bluffs"]),
-        "challenge_rate": ratio(c["challenges"], c["responses"]),
-        "challenge_accuracy": ratio(c["correct_challenges"], c["challenges"]),
+        **bluff_and_challenge_rates(c, claims="plays", windows="responses"),
         "believe_rate": ratio(c["believes"], c["responses"]),
         "believe_accuracy": ratio(c["correct_believes"], c["believes"]),
         "cards_per_play": ratio(c["cards_played"], c["plays"]),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bluff_envs.records import GameRecord, replay_rules
-from experiments.behaviour import ratio
+from experiments.behaviour import bluff_and_challenge_rates, ratio
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -59,10 +59,6 @@ def count(record: GameRecord) -> list[Counter]:
 
 def rates(c: Counter) -> dict[str, float | None]:
     return {
-        "bluff_rate": ratio(c["bluffs"], c["plays"]),
-        "bluffs_challenged": ratio(c["bluffs_challenged"], c["bluffs"]),
-        "bluffs_caught": ratio(c["bluffs_caught"], c["bluffs"]),
-        "challenge_rate": ratio(c["challenges"], c["windows"]),
-        "challenge_accuracy": ratio(c["correct_challenges"], c["challenges"]),
+        **bluff_and_challenge_rates(c, claims="plays", windows="windows"),
         "cards_per_play": ratio(c["cards_played"], c["plays"]),
     }

@@ -14,7 +14,7 @@ from collections import Counter
 
 from bluff_envs.cards import SPADES
 from bluff_envs.records import GameRecord, replay_rules
-from experiments.behaviour import ratio
+from experiments.behaviour import bluff_and_challenge_rates, ratio
 
 COLUMNS = (
     ("claim_rate", "claim rate"),
@@ -59,9 +59,5 @@ def count(record: GameRecord) -> list[Counter]:
 def rates(c: Counter) -> dict[str, float | None]:
     return {
         "claim_rate": ratio(c["claims"], c["turns"]),
-        "bluff_rate": ratio(c["bluffs"], c["claims"]),
-        "bluffs_challenged": ratio(c["bluffs_challenged"], c["bluffs"]),
-        "bluffs_caught": ratio(c["bluffs_caught"], c["bluffs"]),
-        "challenge_rate": ratio(c["challenges"], c["windows"]),
-        "challenge_accuracy": ratio(c["correct_challenges"], c["challenges"]),
+        **bluff_and_challenge_rates(c, claims="claims", windows="windows"),
     }
