@@ -157,7 +157,7 @@ def print_table(summary: dict[str, Any], console=None) -> None:
     for agent, row in _ranked(s):
         lo, hi = row["win_rate_ci"]
         mlo, mhi = row["mean_reward_ci"]
-        table.add_row(agent, str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
+        table.add_row(shown(agent), str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
                       f"{row['parity']:.3f}", row["vs_parity"],
                       f"{row['mean_reward']:+.3f} [{_num(mlo, '+.3f')}, {_num(mhi, '+.3f')}]", _rating_text(s, agent))
     console.print(table)
@@ -178,7 +178,7 @@ def _pyplot():
 def plot_win_rates(s: dict[str, Any], path: Path) -> None:
     plt = _pyplot()
     ranked = _ranked(s)[::-1]
-    names = [a for a, _ in ranked]
+    names = [shown(a) for a, _ in ranked]
     rates = [r["win_rate"] for _, r in ranked]
     lows = [max(0.0, r["win_rate"] - r["win_rate_ci"][0]) for _, r in ranked]
     highs = [max(0.0, r["win_rate_ci"][1] - r["win_rate"]) for _, r in ranked]
@@ -203,8 +203,9 @@ def plot_head_to_head(s: dict[str, Any], path: Path) -> None:
     k = len(h["agents"])
     fig, ax = plt.subplots(figsize=(1.0 * k + 2.5, 0.8 * k + 2))
     image = ax.imshow(score, vmin=0, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(k), h["agents"], rotation=40, ha="right")
-    ax.set_yticks(range(k), h["agents"])
+    labels = [shown(a) for a in h["agents"]]
+    ax.set_xticks(range(k), labels, rotation=40, ha="right")
+    ax.set_yticks(range(k), labels)
     for i in range(k):
         for j in range(k):
             if not np.isnan(score[i, j]):
@@ -222,13 +223,13 @@ def plot_ratings(s: dict[str, Any], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(r["agents"]) + 1.5))
     if "OpenSkill" in r["method"]:
         items = sorted(r["agents"].items(), key=lambda x: x[1]["mu"])
-        ax.barh([a for a, _ in items], [v["mu"] for _, v in items], xerr=[2 * v["sigma"] for _, v in items],
+        ax.barh([shown(a) for a, _ in items], [v["mu"] for _, v in items], xerr=[2 * v["sigma"] for _, v in items],
                 color="#55a868", capsize=4)
         ax.set_xlabel("OpenSkill mu (error bars: 2 sigma)")
     else:
         items = sorted(r["agents"].items(), key=lambda x: x[1]["elo"])
         errors = [[max(0.0, v["elo"] - v["elo_ci"][0]) for _, v in items], [max(0.0, v["elo_ci"][1] - v["elo"]) for _, v in items]]
-        ax.barh([a for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, xerr=errors, color="#55a868",
+        ax.barh([shown(a) for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, xerr=errors, color="#55a868",
                 capsize=4)
         ax.set_xlabel("Bradley-Terry rating, Elo scale (mean 1500; 95% interval, deals resampled)")
     ax.set_title(f"{s['name']}: ratings ({r['method']})")
@@ -238,6 +239,15 @@ def plot_ratings(s: dict[str, Any], path: Path) -> None:
 
 
 # -- helpers --------------------------------------------------------------------------------
+
+
+def shown(agent: str, width: int = 30) -> str:
+    """An agent spec short enough for a table or a plot: a learned agent's long checkpoint path
+    keeps its prefix and its end (``ppo:…/train/ppo``); the files keep the full spec."""
+    if len(agent) <= width or ":" not in agent:
+        return agent
+    kind, path = agent.split(":", 1)
+    return f"{kind}:…{path[-(width - len(kind) - 2):]}"
 
 
 def _ranked(s):
