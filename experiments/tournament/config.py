@@ -39,6 +39,8 @@ EXECUTORS = {
     "local": "experiments.tournament.executor:LocalExecutor",
     "ray": "experiments.tournament.ray_executor:RayExecutor",
 }
+# what an executor needs beyond its module, and how to get it
+REQUIRES = {"ray": ("ray", 'pip install -e ".[ray]"')}
 
 
 class ConfigError(ValueError):
@@ -266,6 +268,10 @@ def _executor(value, name, problems) -> ExecutorSpec:
     kinds = available_executors()
     if kind not in kinds:
         problems.append(f"{name}.kind: unknown executor {kind!r}; executors: {', '.join(kinds)}")
+        return ExecutorSpec()
+    package, install = REQUIRES.get(kind, (None, None))
+    if package is not None and importlib.util.find_spec(package) is None:
+        problems.append(f"{name}.kind: the {kind!r} executor needs {package}, which is not installed: {install}")
         return ExecutorSpec()
     address = value.get("address")
     if address is not None and not isinstance(address, str):
