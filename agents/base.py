@@ -75,5 +75,22 @@ class Agent(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
+def check_policy_fits(game: GameInfo, observation_size: int, num_actions: int) -> None:
+    """A learned policy's input and output sizes must be the game's; ``ValueError`` if not."""
+    if observation_size != game.layout.size or num_actions != len(game.action_names):
+        raise ValueError(
+            f"policy of shape {observation_size} -> {num_actions} does not fit {game.name} "
+            f"(observation size {game.layout.size}, {len(game.action_names)} actions)"
+        )
+
+
+def require_legal(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
+    """The action mask, which must allow something; ``ValueError`` if it is all zeros."""
+    mask = observation["action_mask"]
+    if not mask.any():
+        raise ValueError(f"{agent} asked to act with no legal action (all-zero action_mask)")
+    return mask
+
+
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
     return np.flatnonzero(observation["action_mask"])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, GameInfo
+from agents.base import Agent, GameInfo, check_policy_fits, require_legal
 from agents.training import checkpoint
 from agents.training.frozen_policy import FrozenPolicy
 
@@ -25,19 +25,13 @@ class PPOAgent(Agent):
 
     def __init__(self, game: GameInfo, policy: FrozenPolicy, seed: int | None = None, *, sample: bool = False, name: str = "ppo"):
         super().__init__(game, seed)
-        if policy.observation_size != game.layout.size or policy.num_actions != len(game.action_names):
-            raise ValueError(
-                f"policy of shape {policy.observation_size} -> {policy.num_actions} does not fit {game.name} "
-                f"(observation size {game.layout.size}, {len(game.action_names)} actions)"
-            )
+        check_policy_fits(game, policy.observation_size, policy.num_actions)
         self.policy = policy
         self.sample = sample
         self.name = name
 
     def act(self, observation, view=None) -> int:
-        mask = observation["action_mask"]
-        if not mask.any():
-            raise ValueError(f"{self.name} asked to act with no legal action (all-zero action_mask)")
+        mask = require_legal(observation, self.name)
         return self.policy.act(observation["observation"], mask, self.rng if self.sample else None)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, GameInfo
+from agents.base import Agent, GameInfo, check_policy_fits, require_legal
 
 _MODULES: dict[Path, Any] = {}  # loaded once per process: every seat of a tournament shares one
 
@@ -28,19 +28,13 @@ class RLlibAgent(Agent):
     def __init__(self, game: GameInfo, module, seed: int | None = None, *, sample: bool = False, name: str = "rllib"):
         super().__init__(game, seed)
         inner = module.observation_space["observations"]
-        if inner.shape != (game.layout.size,) or module.action_space.n != len(game.action_names):
-            raise ValueError(
-                f"policy of shape {inner.shape[0]} -> {module.action_space.n} does not fit {game.name} "
-                f"(observation size {game.layout.size}, {len(game.action_names)} actions)"
-            )
+        check_policy_fits(game, inner.shape[0] if len(inner.shape) == 1 else -1, module.action_space.n)
         self.module = module
         self.sample = sample
         self.name = name
 
     def act(self, observation, view=None) -> int:
-        mask = observation["action_mask"]
-        if not mask.any():
-            raise ValueError(f"{self.name} asked to act with no legal action (all-zero action_mask)")
+        mask = require_legal(observation, self.name)
         scores = self.scores(observation["observation"][None], mask[None])[0]
         if not self.sample:
             return int(np.argmax(scores))
