@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import yaml
 
-from agents.training.config import GameSection, _build, _min, _plain
+from agents.training.config import GameSection, _build, _min, _plain, read_config_file
 
 
 @dataclass(frozen=True)
@@ -112,16 +112,7 @@ def is_rllib_config(path: str | Path) -> bool:
 
 
 def load_config(path: str | Path) -> RLlibTrainConfig:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise ValueError(f"cannot read training config {path}: {error.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ValueError(f"{path} is not valid YAML: {error}") from None
-    return config_from_dict(data, source=str(path))
+    return config_from_dict(read_config_file(path), source=str(path))
 
 
 def config_from_dict(data: Any, source: str = "training config") -> RLlibTrainConfig:

@@ -28,19 +28,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agents.base import GameInfo
 from agents.rllib import checkpoint
 from agents.rllib.checkpoint import MODULE_ID
 from agents.rllib.config import RLlibTrainConfig, config_from_dict
+from agents.training.run_dir import prepare_run_dir
 
 PROGRESS_EVERY_S = 15.0
 RESUME_MAY_CHANGE = ("total_steps", "env_runners.num_env_runners", "ray.address", "ray.num_cpus", "eval.workers")
-
-
-class RunDirError(ValueError):
-    """The run directory does not fit the request (another run's, a finished run, …)."""
 
 
 def default_run_dir(config_path: str | Path, config: RLlibTrainConfig) -> Path:
@@ -93,7 +88,8 @@ class RLlibTrainer:
     def __init__(self, config: RLlibTrainConfig, run_dir: Path, *, resume: bool, echo: Callable[[str], None] = print):
         self.run_dir = Path(run_dir)
         self.echo = echo
-        self.config = self._prepare_run_dir(config, resume)
+        self.config = prepare_run_dir(self.run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
+                                      latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE)
         self.resume_from = checkpoint.latest(self.run_dir) if resume else None
         import bluff_envs
 
@@ -101,22 +97,6 @@ class RLlibTrainer:
         self.steps_per_second: float | None = None  # of the last session's sampling and learning
 
     # -- the run directory ----------------------------------------------------------------
-
-    def _prepare_run_dir(self, config: RLlibTrainConfig, resume: bool) -> RLlibTrainConfig:
-        saved = self.run_dir / "config.yaml"
-        if resume and saved.exists():
-            before = config_from_dict(yaml.safe_load(saved.read_text()), source=str(saved)).to_dict()
-            differences = [k for k in _differences(before, config.to_dict()) if k not in RESUME_MAY_CHANGE]
-            if differences:
-                raise RunDirError(
-                    f"{self.run_dir} was started with another config ({', '.join(differences)} differ); "
-                    "resume it with the same config, or train into another --out directory"
-                )
-        elif not resume and checkpoint.latest(self.run_dir) is not None:
-            raise RunDirError(f"{self.run_dir} already holds a training run; pass --resume to continue it, or choose another --out")
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        saved.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
-        return config
 
     def say(self, line: str) -> None:
         self.echo(line)
@@ -242,17 +222,6 @@ def _progress_line(line: dict[str, Any], total: int) -> str:
     if line.get("episode_len_mean") is not None:
         parts.append(f"episode length {line['episode_len_mean']:.0f}")
     return "  ".join(p for p in parts if p)
-
-
-def _differences(before: dict, after: dict, prefix: str = "") -> list[str]:
-    keys = []
-    for key in sorted(set(before) | set(after)):
-        a, b = before.get(key), after.get(key)
-        if isinstance(a, dict) and isinstance(b, dict):
-            keys += _differences(a, b, f"{prefix}{key}.")
-        elif a != b:
-            keys.append(prefix + key)
-    return keys
 
 
 def _now() -> str:

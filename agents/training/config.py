@@ -127,18 +127,22 @@ class TrainConfig:
 # -- loading ------------------------------------------------------------------------------
 
 
-def load_config(path: str | Path) -> TrainConfig:
-    """Read and validate a training config file."""
+def read_config_file(path: str | Path) -> Any:
+    """A training config file's data; ``ValueError`` naming the file if it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text()
     except OSError as error:
         raise ValueError(f"cannot read training config {path}: {error.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        return yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ValueError(f"{path} is not valid YAML: {error}") from None
-    return config_from_dict(data, source=str(path))
+
+
+def load_config(path: str | Path) -> TrainConfig:
+    """Read and validate a training config file."""
+    return config_from_dict(read_config_file(path), source=str(path))
 
 
 def config_from_dict(data: Any, source: str = "training config") -> TrainConfig:

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import GameInfo
@@ -39,15 +38,12 @@ from agents.training.config import TrainConfig, config_from_dict
 from agents.training.evaluate import EvalResult, evaluate
 from agents.training.frozen_policy import FrozenPolicy
 from agents.training.pool import OpponentPool
+from agents.training.run_dir import RunDirError, prepare_run_dir  # noqa: F401 - RunDirError is part of this API
 
 RECENT_GAMES = 500  # self-play results shown in the progress line and TensorBoard
 PROGRESS_EVERY_S = 15.0
 # what a resumed run may change: how long and how it runs, not what it learns from
 RESUME_MAY_CHANGE = ("total_steps", "vec_env", "torch_threads", "eval.workers")
-
-
-class RunDirError(ValueError):
-    """The run directory does not fit the request (a finished run, a different config, …)."""
 
 
 def default_run_dir(config_path: str | Path, config: TrainConfig) -> Path:
@@ -64,7 +60,8 @@ class Trainer:
     def __init__(self, config: TrainConfig, run_dir: Path, *, resume: bool, echo: Callable[[str], None]):
         self.run_dir = run_dir
         self.echo = echo
-        self.config = self._prepare_run_dir(config, resume)
+        self.config = prepare_run_dir(run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
+                                      latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE)
         self.resume_from = checkpoint.latest(run_dir) if resume else None
         c = self.config
         import bluff_envs
@@ -81,23 +78,6 @@ class Trainer:
         self.last_eval: EvalResult | None = None
 
     # -- the run directory --------------------------------------------------------------------
-
-    def _prepare_run_dir(self, config: TrainConfig, resume: bool) -> TrainConfig:
-        saved = self.run_dir / "config.yaml"
-        if resume and saved.exists():
-            before = config_from_dict(yaml.safe_load(saved.read_text()), source=str(saved))
-            differences = _differences(before.to_dict(), config.to_dict())
-            differences = [k for k in differences if k not in RESUME_MAY_CHANGE]
-            if differences:
-                raise RunDirError(
-                    f"{self.run_dir} was started with another config ({', '.join(differences)} differ); "
-                    "resume it with the same config, or train into another --out directory"
-                )
-        elif not resume and checkpoint.latest(self.run_dir) is not None:
-            raise RunDirError(f"{self.run_dir} already holds a training run; pass --resume to continue it, or choose another --out")
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        saved.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
-        return config
 
     def _log_session(self, steps: int, env_seed: int) -> int:
         path = self.run_dir / "run.json"
@@ -393,15 +373,6 @@ class SelfPlayCallback(BaseCallback):
         if self.trainer.last_eval is not None:
             line += f"  eval win {self.trainer.last_eval.win_rate:.0%}"
         return line
-
-
-def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for key in sorted(set(a) | set(b)):
-            out += _differences(a.get(key), b.get(key), f"{prefix}{key}.")
-        return out
-    return [] if a == b else [prefix.rstrip(".")]
 
 
 def _duration(seconds: float) -> str:
