@@ -58,6 +58,8 @@ class NetworkSection:
     pi: tuple[int, ...] = (256, 256)  # hidden layers of the policy
     vf: tuple[int, ...] = (256, 256)  # hidden layers of the value function
     activation: Literal["tanh", "relu"] = "tanh"
+    # one-hot rank field -> per-rank fields read at that rank (agents.training.focus); {}: none
+    focus: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -236,7 +238,8 @@ def _describe(kind) -> str:
     if origin is Literal:
         return " or ".join(map(repr, args))
     if origin is tuple:
-        return f"a list of {_describe(args[0])}s"
+        plural = {int: "integers", float: "numbers", str: "non-empty strings"}
+        return f"a list of {plural.get(args[0], _describe(args[0]))}"
     if origin is dict:
         return "a mapping of names to values"
     names = {int: "an integer", float: "a number", str: "a non-empty string", bool: "true or false", type(None): "null"}
@@ -273,6 +276,12 @@ def _check_consistency(config: TrainConfig, source: str) -> None:
         potential_terms(game, config.learner.shaping)
     except ValueError as error:
         raise ValueError(f"{source}: learner.shaping: {error}") from None
+    from agents.training.focus import focus_pairs
+
+    try:
+        focus_pairs(game.layout, config.network.focus)
+    except ValueError as error:
+        raise ValueError(f"{source}: network.{error}") from None
     seat = config.learner.seat
     if isinstance(seat, int) and not 0 <= seat < game.num_players:
         raise ValueError(f"{source}: learner.seat must be 'rotate' or a seat from 0 to {game.num_players - 1}, not {seat}")

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from agents.training.focus import apply_focus
+
 ACTIVATIONS = ("tanh", "relu")
 _MASKED = np.float32(-1e8)  # what MaskableCategorical puts on illegal logits
 
@@ -25,7 +27,8 @@ class FrozenPolicy:
     would make.
     """
 
-    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "tanh"):
+    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "tanh",
+                 focus: tuple[np.ndarray, np.ndarray] | None = None):
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation {activation!r} is not supported; use one of {ACTIVATIONS}")
         if len(weights) != len(biases) or not weights:
@@ -33,7 +36,9 @@ class FrozenPolicy:
         self.weights = [np.ascontiguousarray(w, np.float32) for w in weights]
         self.biases = [np.ascontiguousarray(b, np.float32) for b in biases]
         self.activation = activation
-        self.observation_size = self.weights[0].shape[0]
+        # focus features (agents.training.focus) computed from the observation before the MLP
+        self.focus = None if focus is None or not len(focus[0]) else tuple(np.asarray(f, np.int64) for f in focus)
+        self.observation_size = self.weights[0].shape[0] - (0 if self.focus is None else len(self.focus[0]))
         self.num_actions = self.weights[-1].shape[1]
 
     # -- running --------------------------------------------------------------------------
@@ -41,6 +46,8 @@ class FrozenPolicy:
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits for one observation (or a batch, rows = observations)."""
         x = np.asarray(observation, np.float32)
+        if self.focus is not None:
+            x = apply_focus(x, *self.focus)
         last = len(self.weights) - 1
         squash = np.tanh if self.activation == "tanh" else _relu
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
@@ -63,26 +70,32 @@ class FrozenPolicy:
 
     @classmethod
     def from_sb3(cls, policy, activation: str) -> FrozenPolicy:
-        """Freeze the actor of a (Maskable)ActorCriticPolicy with a flatten feature extractor."""
+        """Freeze the actor of a (Maskable)ActorCriticPolicy whose features extractor is a
+        flatten or a :class:`~agents.training.focus.FocusExtractor`."""
         state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
         return cls.from_state_dict(state, activation)
 
     @classmethod
     def from_state_dict(cls, state: Mapping[str, np.ndarray], activation: str) -> FrozenPolicy:
         """From SB3 ``MlpPolicy`` parameter arrays (``mlp_extractor.policy_net.<i>.weight`` …,
-        ``action_net.weight``)."""
+        ``action_net.weight``, and ``features_extractor.left``/``right`` with focus features)."""
         layers = sorted(
             int(key.split(".")[2]) for key in state if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
         )
         weights = [state[f"mlp_extractor.policy_net.{i}.weight"].T for i in layers] + [state["action_net.weight"].T]
         biases = [state[f"mlp_extractor.policy_net.{i}.bias"] for i in layers] + [state["action_net.bias"]]
-        return cls(weights, biases, activation)
+        focus = None
+        if "features_extractor.left" in state:
+            focus = (state["features_extractor.left"], state["features_extractor.right"])
+        return cls(weights, biases, activation, focus)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Named arrays for ``np.savez``; :meth:`from_arrays` restores the policy."""
         arrays = {"activation": np.array(self.activation)}
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.focus is not None:
+            arrays["focus_left"], arrays["focus_right"] = self.focus
         return arrays
 
     @classmethod
@@ -97,7 +110,8 @@ class FrozenPolicy:
 
     def __repr__(self) -> str:
         sizes = [self.observation_size] + [w.shape[1] for w in self.weights]
-        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation})"
+        focus = "" if self.focus is None else f", {len(self.focus[0])} focus features"
+        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation}{focus})"
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -108,4 +122,5 @@ def _split(arrays):
     count = sum(1 for key in arrays if key.startswith("w"))
     weights = [np.asarray(arrays[f"w{i}"]) for i in range(count)]
     biases = [np.asarray(arrays[f"b{i}"]) for i in range(count)]
-    return weights, biases, str(arrays["activation"])
+    focus = (np.asarray(arrays["focus_left"]), np.asarray(arrays["focus_right"])) if "focus_left" in arrays else None
+    return weights, biases, str(arrays["activation"]), focus

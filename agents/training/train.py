@@ -211,11 +211,22 @@ class Trainer:
             max_grad_norm=p.max_grad_norm,
             target_kl=p.target_kl,
             normalize_advantage=p.normalize_advantage,
-            policy_kwargs={"net_arch": {"pi": list(c.network.pi), "vf": list(c.network.vf)}, "activation_fn": activation},
+            policy_kwargs=self._policy_kwargs(activation),
             seed=c.seed,
             device="cpu",
             verbose=0,
         )
+
+    def _policy_kwargs(self, activation) -> dict:
+        from agents.training.focus import extractor_class, focus_pairs
+
+        c = self.config
+        kwargs = {"net_arch": {"pi": list(c.network.pi), "vf": list(c.network.vf)}, "activation_fn": activation}
+        if c.network.focus:
+            left, right = focus_pairs(self.game.layout, c.network.focus)
+            kwargs["features_extractor_class"] = extractor_class()
+            kwargs["features_extractor_kwargs"] = {"left": left.tolist(), "right": right.tolist()}
+        return kwargs
 
     def _logger(self, session: int):
         from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
@@ -234,7 +245,8 @@ class Trainer:
         c = self.config
         meta = {
             **checkpoint.game_metadata(self.game),
-            "network": {"pi": list(c.network.pi), "vf": list(c.network.vf), "activation": c.network.activation},
+            "network": {"pi": list(c.network.pi), "vf": list(c.network.vf), "activation": c.network.activation,
+                        "focus": {k: list(v) for k, v in c.network.focus.items()}},
             "config": c.to_dict(),
         }
         pool_json, pool_arrays = self.pool.state()

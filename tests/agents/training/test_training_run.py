@@ -21,7 +21,7 @@ TINY = {
     "num_envs": 2,
     "vec_env": "subproc",
     "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1},
-    "network": {"pi": [32], "vf": [32]},
+    "network": {"pi": [32], "vf": [32], "focus": {"claim_rank": ["hand", "known_cards"], "required_rank": ["hand"]}},
     "opponents": {"fixed": ["random", "honest"], "snapshot_every": 512, "sampling": "pfsp"},
     "eval": {"every": 0, "deals": 1, "opponents": ["honest"]},
     "checkpoint": {"every": 1024, "keep": 0},
