@@ -100,6 +100,7 @@ class WarmStartSection:
     batch_size: int = field(default=1024, metadata=_min(1))
     learning_rate: float = field(default=1e-3, metadata=_min(0, exclusive=True))
     entropy_coef: float = field(default=0.02, metadata=_min(0))  # keeps the clone exploring
+    dagger_rounds: int = field(default=0, metadata=_min(0))  # rounds where the clone plays and the teacher labels
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,8 @@ class Trainer:
         def make_env() -> LearnerEnv:
             return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=c.seed + 1, **settings)
 
-        fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef, c.seed, self.say)
+        fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef,
+                         c.seed, self.say, dagger_rounds=w.dagger_rounds, freeze=lambda: self.frozen(model))
         for key, value in fit.items():
             model.logger.record(f"warm_start/{key}", value)
 

@@ -25,7 +25,7 @@ TINY = {
     "opponents": {"fixed": ["random", "honest"], "snapshot_every": 512, "sampling": "pfsp"},
     "eval": {"every": 0, "deals": 1, "opponents": ["honest"]},
     "checkpoint": {"every": 1024, "keep": 0},
-    "warm_start": {"teacher": "honest", "decisions": 300, "epochs": 2, "batch_size": 64},
+    "warm_start": {"teacher": "honest", "decisions": 300, "epochs": 2, "batch_size": 64, "dagger_rounds": 1},
 }
 
 
@@ -53,6 +53,7 @@ def test_a_tiny_run_writes_its_run_directory(run):
     assert result["steps"] == steps[-1] and result["eval"]["games"] == 4  # one deal, four rotations
     log = (run_dir / "train.log").read_text()
     assert "warm start: cloned honest from" in log and "eval at step" in log
+    assert "warm start, DAgger round 1: the clone agreed with honest on" in log
 
 
 def test_a_checkpoint_carries_what_it_was_trained_on(run):
