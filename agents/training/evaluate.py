@@ -88,7 +88,7 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
     for spec, row in table.items():
         row["behaviour"] = rates.get(spec, {})
     return EvalResult(
-        games=mine["seats"],
+        games=mine["games"],
         win_rate=mine["win_rate"],
         win_interval=tuple(mine["win_rate_ci"]),
         parity=mine["parity"],

@@ -99,3 +99,13 @@ def test_two_player_ratings_are_bradley_terry_elo_with_an_interval():
     wins = np.array(h2h["wins"]) + 0.5 * (np.ones((2, 2)) - np.eye(2))  # the prior: one drawn game
     assert a["elo"] - b["elo"] == pytest.approx(400 * math.log10(wins[0, 1] / wins[1, 0]))
     assert a["elo_ci"][0] <= a["elo"] <= a["elo_ci"][1] and a["elo"] > 1500 > b["elo"]
+
+
+def test_a_partnership_s_interval_counts_games_not_seats():
+    # 60 games of partnership a (seats 0, 2) against b: a wins 36; each game gives a two seats
+    results = [game(f"g{i}", i, ["a", "b", "a", "b"], [1, -1, 1, -1] if i < 36 else [-1, 1, -1, 1]) for i in range(60)]
+    row = stats.standings(results, ["a", "b"])["a"]
+    assert row["seats"] == 120 and row["games"] == 60 and row["win_rate"] == pytest.approx(0.6)
+    assert row["win_rate_ci"] == pytest.approx(list(stats.wilson(36, 60)))  # not wilson(72, 120): narrower
+    single = stats.standings([game("s", 0, ["a", "b", "c"], [1, -0.5, -0.5])], ["a", "b", "c"])
+    assert single["a"]["win_rate_ci"] == pytest.approx(list(stats.wilson(1, 1)))
