@@ -14,8 +14,9 @@ Each per-rank field (width a multiple of the one-hot's, e.g. ``known_cards`` hol
 are appended to the observation, which the network still sees whole. They are computed from the
 observation alone, so they add no information: they only make it easier to use.
 
-The same index pairs run in torch (:class:`FocusExtractor`, inside the SB3 policy) and in numpy
-(:func:`apply_focus`, inside :class:`~agents.training.frozen_policy.FrozenPolicy`).
+The same index pairs run in torch (:class:`~agents.training.focus_extractor.FocusExtractor`,
+inside the SB3 policy) and in numpy (:func:`apply_focus`, inside
+:class:`~agents.training.frozen_policy.FrozenPolicy`, which plays without torch).
 """
 
 from __future__ import annotations
@@ -63,36 +64,3 @@ def _field(layout: ObservationLayout, name: str) -> slice:
 def apply_focus(x: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """The observation(s) ``x`` (last axis = entries) with the focus features appended."""
     return np.concatenate([x, (x[..., left] * x[..., right]).sum(-1)], axis=-1)
-
-
-def extractor_class():
-    """:class:`FocusExtractor`, defined on first use so that torch is imported only for training."""
-    global FocusExtractor
-    if "FocusExtractor" in globals():
-        return FocusExtractor
-    import torch
-    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-
-    class FocusExtractor(BaseFeaturesExtractor):
-        """SB3 features extractor: the flat observation plus its focus features."""
-
-        def __init__(self, observation_space, left: list[list[int]], right: list[list[int]]):
-            super().__init__(observation_space, int(observation_space.shape[0]) + len(left))
-            self.register_buffer("left", torch.as_tensor(np.asarray(left, np.int64).reshape(len(left), -1)))
-            self.register_buffer("right", torch.as_tensor(np.asarray(right, np.int64).reshape(len(right), -1)))
-
-        def forward(self, observations):
-            x = observations.float()
-            return torch.cat([x, (x[:, self.left] * x[:, self.right]).sum(-1)], dim=1)
-
-    FocusExtractor.__module__ = __name__
-    FocusExtractor.__qualname__ = "FocusExtractor"
-    globals()["FocusExtractor"] = FocusExtractor
-    return FocusExtractor
-
-
-def __getattr__(name: str):
-    # lets pickled SB3 models find ``agents.training.focus.FocusExtractor`` on load
-    if name == "FocusExtractor":
-        return extractor_class()
-    raise AttributeError(name)

@@ -219,13 +219,14 @@ class Trainer:
         )
 
     def _policy_kwargs(self, activation) -> dict:
-        from agents.training.focus import extractor_class, focus_pairs
+        from agents.training.focus import focus_pairs
+        from agents.training.focus_extractor import FocusExtractor
 
         c = self.config
         kwargs = {"net_arch": {"pi": list(c.network.pi), "vf": list(c.network.vf)}, "activation_fn": activation}
         if c.network.focus:
             left, right = focus_pairs(self.game.layout, c.network.focus)
-            kwargs["features_extractor_class"] = extractor_class()
+            kwargs["features_extractor_class"] = FocusExtractor
             kwargs["features_extractor_kwargs"] = {"left": left.tolist(), "right": right.tolist()}
         return kwargs
 

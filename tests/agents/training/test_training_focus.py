@@ -8,7 +8,7 @@ import pytest
 
 import bluff_envs
 from agents import GameInfo
-from agents.training.focus import apply_focus, extractor_class, focus_pairs
+from agents.training.focus import apply_focus, focus_pairs
 from agents.training.frozen_policy import FrozenPolicy
 
 FOCUS = {"claim_rank": ["hand", "my_cards_in_pile", "known_cards"], "required_rank": ["hand"]}
@@ -48,12 +48,14 @@ def test_the_frozen_policy_computes_what_the_sb3_policy_does(focus):
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
+    from agents.training.focus_extractor import FocusExtractor
+
     env = bluff_envs.make("i_doubt_it", raw=True)
     layout = GameInfo.of(env).layout
     kwargs = {}
     if focus:
         left, right = focus_pairs(layout, focus)
-        kwargs = {"features_extractor_class": extractor_class(),
+        kwargs = {"features_extractor_class": FocusExtractor,
                   "features_extractor_kwargs": {"left": left.tolist(), "right": right.tolist()}}
     torch.manual_seed(0)
     policy = MaskableActorCriticPolicy(
