@@ -71,7 +71,7 @@ class FrozenPolicy:
     @classmethod
     def from_sb3(cls, policy, activation: str) -> FrozenPolicy:
         """Freeze the actor of a (Maskable)ActorCriticPolicy whose features extractor is a
-        flatten or a :class:`~agents.training.focus.FocusExtractor`."""
+        flatten or a :class:`~agents.training.focus_extractor.FocusExtractor`."""
         state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
         return cls.from_state_dict(state, activation)
 

@@ -107,7 +107,7 @@ def standings(results: Sequence[GameResult], agents: Sequence[str], bootstrap: i
         record = result.record
         won = set(record.winners)
         n = len(record.seats)
-        mine: dict[str, list[int]] = {}
+        mine: dict[str, list[bool]] = {}
         for seat, spec in enumerate(record.seats):
             row = table[spec]
             row["games"].add(result.game_id)
