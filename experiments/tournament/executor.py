@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -24,6 +24,33 @@ from experiments.tournament.schedule import GameTask
 
 Batch = list[GameTask]
 Lines = list[dict[str, Any]]
+
+
+WINDOW_PER_WORKER = 2  # batches in flight per worker: one running, one waiting to start
+
+
+def in_flight(batches: Iterable[Batch], window: int, submit: Callable[[Batch], Any],
+              finished: Callable[[list[Any]], tuple[list[Lines], list[Any]]], cancel: Callable[[Any], Any]) -> Iterator[Lines]:
+    """Keep up to ``window`` batches submitted (``submit(batch)`` -> a job), yield the lines of
+    each as it finishes (``finished(jobs)`` -> (lines of some finished jobs, the jobs still
+    pending)), and cancel the pending jobs if the caller stops early: the batches not yet
+    played are dropped."""
+    pending: list[Any] = []
+    queue = iter(batches)
+    try:
+        while True:
+            while len(pending) < window:
+                batch = next(queue, None)
+                if batch is None:
+                    break
+                pending.append(submit(batch))
+            if not pending:
+                return
+            lines, pending = finished(pending)
+            yield from lines
+    finally:
+        for job in pending:
+            cancel(job)
 
 
 class Executor(ABC):
@@ -71,24 +98,14 @@ class LocalExecutor(Executor):
             return
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context())
-        pending: set[Future] = set()
-        queue = iter(batches)
-        window = 2 * self.workers  # batches in flight: enough to keep every worker busy
-        try:
-            while True:
-                while len(pending) < window:
-                    batch = next(queue, None)
-                    if batch is None:
-                        break
-                    pending.add(self._pool.submit(play_batch, batch))
-                if not pending:
-                    return
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+        pool = self._pool
+
+        def finished(pending: list[Future]) -> tuple[list[Lines], list[Future]]:
+            done, rest = wait(pending, return_when=FIRST_COMPLETED)
+            return [future.result() for future in done], list(rest)
+
+        yield from in_flight(batches, WINDOW_PER_WORKER * self.workers, lambda batch: pool.submit(play_batch, batch),
+                             finished, Future.cancel)
 
     def _context(self):
         """Fork where it is safe: it starts workers at once, with everything imported. Once

@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from experiments.tournament.executor import Batch, Executor, Lines
+from experiments.tournament.executor import WINDOW_PER_WORKER, Batch, Executor, Lines, in_flight
 from experiments.tournament.match import play_batch
-
-WINDOW_PER_WORKER = 2  # batches in flight per worker: one running, one waiting to start
 
 
 def import_ray():
@@ -59,24 +57,13 @@ class RayExecutor(Executor):
 
     def run(self, batches: Iterable[Batch]) -> Iterator[Lines]:
         ray = self.ray
-        pending: list[Any] = []
-        queue = iter(batches)
-        window = WINDOW_PER_WORKER * self.workers
-        try:
-            while True:
-                while len(pending) < window:
-                    batch = next(queue, None)
-                    if batch is None:
-                        break
-                    pending.append(self._task.remote(batch))
-                if not pending:
-                    return
-                done, pending = ray.wait(pending, num_returns=1)
-                for ref in done:
-                    yield ray.get(ref)
-        finally:
-            for ref in pending:  # interrupted: the batches not yet played are dropped
-                ray.cancel(ref, force=True)
+
+        def finished(pending: list[Any]) -> tuple[list[Lines], list[Any]]:
+            done, rest = ray.wait(pending, num_returns=1)
+            return [ray.get(ref) for ref in done], rest
+
+        yield from in_flight(batches, WINDOW_PER_WORKER * self.workers, self._task.remote, finished,
+                             lambda ref: ray.cancel(ref, force=True))
 
     def close(self) -> None:
         if self._owns_ray and self.ray.is_initialized():
