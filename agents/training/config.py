@@ -60,6 +60,8 @@ class NetworkSection:
     activation: Literal["tanh", "relu"] = "tanh"
     # one-hot rank field -> per-rank fields read at that rank (agents.training.focus); {}: none
     focus: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the game's derived feature sets (agents.training.features), e.g. [card_play]; (): none
+    features: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -277,10 +279,12 @@ def _check_consistency(config: TrainConfig, source: str) -> None:
         potential_terms(game, config.learner.shaping)
     except ValueError as error:
         raise ValueError(f"{source}: learner.shaping: {error}") from None
+    from agents.training.features import make_features
     from agents.training.focus import focus_pairs
 
     try:
         focus_pairs(game.layout, config.network.focus)
+        make_features(game.name, game.layout, config.network.features)
     except ValueError as error:
         raise ValueError(f"{source}: network.{error}") from None
     seat = config.learner.seat

@@ -8,10 +8,12 @@ to subprocess environments cheaply and checkpoints play without loading PyTorch 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import numpy as np
 
+from agents.training.features import Features
 from agents.training.focus import apply_focus
 
 ACTIVATIONS = ("tanh", "relu")
@@ -28,7 +30,7 @@ class FrozenPolicy:
     """
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "tanh",
-                 focus: tuple[np.ndarray, np.ndarray] | None = None):
+                 focus: tuple[np.ndarray, np.ndarray] | None = None, features: Features | None = None):
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation {activation!r} is not supported; use one of {ACTIVATIONS}")
         if len(weights) != len(biases) or not weights:
@@ -38,16 +40,21 @@ class FrozenPolicy:
         self.activation = activation
         # focus features (agents.training.focus) computed from the observation before the MLP
         self.focus = None if focus is None or not len(focus[0]) else tuple(np.asarray(f, np.int64) for f in focus)
-        self.observation_size = self.weights[0].shape[0] - (0 if self.focus is None else len(self.focus[0]))
+        # then derived features (agents.training.features), appended after the focus features
+        self.features = features
+        added = (0 if self.focus is None else len(self.focus[0])) + (0 if features is None else features.size)
+        self.observation_size = self.weights[0].shape[0] - added
         self.num_actions = self.weights[-1].shape[1]
 
     # -- running --------------------------------------------------------------------------
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits for one observation (or a batch, rows = observations)."""
-        x = np.asarray(observation, np.float32)
+        x = raw = np.asarray(observation, np.float32)
         if self.focus is not None:
             x = apply_focus(x, *self.focus)
+        if self.features is not None:
+            x = np.concatenate([x, self.features(raw)], axis=-1)
         last = len(self.weights) - 1
         squash = np.tanh if self.activation == "tanh" else _relu
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
@@ -73,12 +80,14 @@ class FrozenPolicy:
         """Freeze the actor of a (Maskable)ActorCriticPolicy whose features extractor is a
         flatten or a :class:`~agents.training.focus_extractor.FocusExtractor`."""
         state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
-        return cls.from_state_dict(state, activation)
+        return cls.from_state_dict(state, activation, getattr(policy.features_extractor, "features", None))
 
     @classmethod
-    def from_state_dict(cls, state: Mapping[str, np.ndarray], activation: str) -> FrozenPolicy:
+    def from_state_dict(cls, state: Mapping[str, np.ndarray], activation: str,
+                        features: Features | None = None) -> FrozenPolicy:
         """From SB3 ``MlpPolicy`` parameter arrays (``mlp_extractor.policy_net.<i>.weight`` …,
-        ``action_net.weight``, and ``features_extractor.left``/``right`` with focus features)."""
+        ``action_net.weight``, and ``features_extractor.left``/``right`` with focus features),
+        and the derived ``features`` the policy was trained with."""
         layers = sorted(
             int(key.split(".")[2]) for key in state if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
         )
@@ -87,7 +96,7 @@ class FrozenPolicy:
         focus = None
         if "features_extractor.left" in state:
             focus = (state["features_extractor.left"], state["features_extractor.right"])
-        return cls(weights, biases, activation, focus)
+        return cls(weights, biases, activation, focus, features)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Named arrays for ``np.savez``; :meth:`from_arrays` restores the policy."""
@@ -96,6 +105,8 @@ class FrozenPolicy:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         if self.focus is not None:
             arrays["focus_left"], arrays["focus_right"] = self.focus
+        if self.features is not None:
+            arrays["features"] = np.array(json.dumps(self.features.to_dict()))
         return arrays
 
     @classmethod
@@ -111,7 +122,8 @@ class FrozenPolicy:
     def __repr__(self) -> str:
         sizes = [self.observation_size] + [w.shape[1] for w in self.weights]
         focus = "" if self.focus is None else f", {len(self.focus[0])} focus features"
-        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation}{focus})"
+        features = "" if self.features is None else f", {self.features!r}"
+        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation}{focus}{features})"
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -123,4 +135,5 @@ def _split(arrays):
     weights = [np.asarray(arrays[f"w{i}"]) for i in range(count)]
     biases = [np.asarray(arrays[f"b{i}"]) for i in range(count)]
     focus = (np.asarray(arrays["focus_left"]), np.asarray(arrays["focus_right"])) if "focus_left" in arrays else None
-    return weights, biases, str(arrays["activation"]), focus
+    features = Features.from_dict(json.loads(str(arrays["features"]))) if "features" in arrays else None
+    return weights, biases, str(arrays["activation"]), focus, features

@@ -219,15 +219,18 @@ class Trainer:
         )
 
     def _policy_kwargs(self, activation) -> dict:
+        from agents.training.features import make_features
         from agents.training.focus import focus_pairs
         from agents.training.focus_extractor import FocusExtractor
 
         c = self.config
         kwargs = {"net_arch": {"pi": list(c.network.pi), "vf": list(c.network.vf)}, "activation_fn": activation}
-        if c.network.focus:
+        if c.network.focus or c.network.features:
             left, right = focus_pairs(self.game.layout, c.network.focus)
+            features = make_features(self.game.name, self.game.layout, c.network.features)
             kwargs["features_extractor_class"] = FocusExtractor
-            kwargs["features_extractor_kwargs"] = {"left": left.tolist(), "right": right.tolist()}
+            kwargs["features_extractor_kwargs"] = {"left": left.tolist(), "right": right.tolist(),
+                                                   "features": None if features is None else features.to_dict()}
         return kwargs
 
     def _logger(self, session: int):
@@ -248,7 +251,7 @@ class Trainer:
         meta = {
             **checkpoint.game_metadata(self.game),
             "network": {"pi": list(c.network.pi), "vf": list(c.network.vf), "activation": c.network.activation,
-                        "focus": {k: list(v) for k, v in c.network.focus.items()}},
+                        "focus": {k: list(v) for k, v in c.network.focus.items()}, "features": list(c.network.features)},
             "config": c.to_dict(),
         }
         pool_json, pool_arrays = self.pool.state()

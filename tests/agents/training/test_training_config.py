@@ -48,6 +48,8 @@ def test_a_minimal_config_takes_every_default():
         ({"network__focus": {"claim_rank": ["hands"]}}, "network.focus: the observation has no field 'hands'"),
         ({"network__focus": {"claim_rank": ["phase"]}}, "network.focus: 'phase' has 2 entries, not a multiple of the 13 of 'claim_rank'"),
         ({"network__focus": {"claim_rank": "hand"}}, "network.focus.claim_rank must be a list of non-empty strings"),
+        ({"network__features": ["card_play"]}, r"network.features: i_doubt_it has no feature set 'card_play' \(it has: none\)"),
+        ({"game": {"name": "tarneeb"}, "network__features": ["card_play", "card_play"]}, "network.features: a feature set is named twice"),
         ({"opponents__sampling": "best"}, "opponents.sampling must be one of 'uniform', 'latest', 'pfsp'"),
         ({"opponents__fixed": ["nobody"]}, "opponents.fixed: unknown agent 'nobody' for i_doubt_it"),
         ({"eval__opponents": ["ppo:/no/such.zip"]}, "eval.opponents: no checkpoint at /no/such.zip"),
