@@ -6,6 +6,9 @@
 * :mod:`~agents.training.pool`: the opponent pool (fixed agents, learner snapshots; uniform,
   latest-biased or PFSP sampling);
 * :mod:`~agents.training.warm_start`: optional behaviour cloning of a teacher before self-play;
+* :mod:`~agents.training.focus` and :mod:`~agents.training.features`: inputs computed from the
+  observation that a plain MLP finds hard (a per-rank field read at the rank that matters; a
+  game's derived features, such as Tarneeb's ``card_play``);
 * :mod:`~agents.training.evaluate`: the learner against a field, through the tournament engine;
 * :mod:`~agents.training.config`: the typed, validated training config (YAML);
 * :mod:`~agents.training.train`: the training loop (evaluation, TensorBoard, checkpoints,
