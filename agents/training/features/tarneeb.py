@@ -64,7 +64,7 @@ class CardPlay:
         # per suit, the heuristic's bidding arithmetic
         length = h.sum(axis=1)
         top = [length >= n for n in (1, 2, 3)]
-        losers = sum(t for t in top) - h[:, ACE] * top[0] - h[:, KING] * top[1] - h[:, QUEEN] * top[2]
+        losers = sum(top) - h[:, ACE] * top[0] - h[:, KING] * top[1] - h[:, QUEEN] * top[2]
         estimate = 15.0 - losers.sum(axis=1, keepdims=True) + 0.5 * np.maximum(length - 5, 0) - (length < 4)
         shown = x[:, sl["shown_out"]].reshape(b, 4, SUITS)
         declarer = x[:, sl["declarer"]]
