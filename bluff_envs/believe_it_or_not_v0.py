@@ -98,6 +98,8 @@ player with perfect memory would know it too.
 Rewards
 -------
 When only one player is still in (§2.6) he is the loser: −1; every other player +1/(n−1).
+If he holds no cards either (the last hands emptied together, or ``discard_quads`` emptied
+the last taker's hand), nobody holds cards any more and the game is a draw: 0 for all.
 Truncation at ``max_turns`` completed plays (a play is complete at its "done"): 0 for all.
 
 Version history

@@ -11,7 +11,7 @@ Options (keyword arguments of ``env`` / ``raw_env``)
 option         default                                      allowed
 =============  ===========================================  ====================================
 num_players    4                                            2 … 20
-num_decks      fewest decks with at most 5 players per      1 … 4
+num_decks      fewest decks with at most 5 players per      that fewest … 4
                deck (1 for 2-5 players, 2 for 6-10, …)
 target         7 / 5 / 4 / 3 for 2 / 3 / 4 / 5 players,     int from 2 to 13 × num_decks
                × num_decks; beyond 5 players the largest

@@ -23,7 +23,7 @@ episode              "game"             "game", "deal"
 redeal_weak_hands    False              True, False
 allow_double         True               True, False (Egyptian only)
 double_multiplier    2                  2 … 4 (Egyptian only)
-max_turns            None               int ≥ 1: decisions of every kind, then truncation
+max_turns            100 × target_score int ≥ 1: decisions of every kind, then truncation
 ===================  =================  ==================================================
 
 Options of the other variant are errors (``ValueError``), as RULES.md says.
@@ -77,9 +77,9 @@ trick              by relative seat, the card he played to the current trick
 played             by relative seat, every card he played this deal
 shown_out          by relative seat, the suits he failed to follow this deal
 tricks_won         tricks won this deal by my side, by the opponents (÷ 13)
-score              match score of my side, of the opponents, if positive (÷ 2 × target,
-                   capped at 1)
-score_deficit      how far below zero each side's score is (÷ 2 × target, capped at 1)
+score              match score v of my side, of the opponents, if positive, squashed as
+                   v / (v + target): every score stays distinct, nothing is clipped
+score_deficit      how far below zero each side's score is (squashed the same way)
 target_score       the target (÷ 500)
 dealer             one-hot by relative seat
 =================  ========================================================================

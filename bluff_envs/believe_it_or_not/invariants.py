@@ -50,7 +50,9 @@ def _check_cards(state, game) -> np.ndarray:
         if state.truncated:
             assert state.turns >= game.config.max_turns and state.loser is None
         else:
-            assert state.players_in == 1 and state.loser == state.in_game.index(True)
+            last = state.in_game.index(True)
+            assert state.players_in == 1, "the game ended with more than one player in"
+            assert state.loser == (last if state.hand_sizes[last] else None), "wrong loser (or draw)"
         return counts
     assert state.players_in >= 2, "the game goes on with fewer than two players in"
     assert state.in_game[state.current_player], "the player to act has left the game"

@@ -241,8 +241,11 @@ class BelieveItOrNotState:
                     leader = None
                     break
                 leader = next_seat(leader, self.in_game)
-        if leader is None:  # §2.6: the one player left still in is the loser
-            self.loser = self.in_game.index(True)
+        if leader is None:
+            # §2.6: the one player still in loses; if he holds no cards either, nobody holds
+            # cards any more (the last hands emptied together, or quads emptied his): a draw
+            last = self.in_game.index(True)
+            self.loser = last if self.hand_sizes[last] else None
             self.is_over = True
         else:
             self.phase = NAME
@@ -294,6 +297,8 @@ class BelieveItOrNotState:
             lines[0] += " · over"
             if self.loser is not None:
                 lines.append(f"player_{self.loser} is the last one holding cards and loses")
+            elif not self.truncated:
+                lines.append("nobody holds cards any more: a draw")
             else:
                 lines.append("truncated at max_turns")
         seats = []

@@ -22,8 +22,7 @@ def default_num_decks(num_players: int) -> int:
 
 def default_target(num_players: int, num_decks: int) -> int:
     """7/5/4/3 (2-5 players) x num_decks; beyond five players the largest T with
-    n·(T−1)+1 ≤ 13·num_decks, so that a game can always be won without bluffing.
-    May be below 2 (then there is no default and the caller must say so)."""
+    n·(T−1)+1 ≤ 13·num_decks, so that a game can always be won without bluffing."""
     if num_players in TABLE_TARGETS:
         return TABLE_TARGETS[num_players] * num_decks
     return (SPADES_PER_DECK * num_decks - 1) // num_players + 1
@@ -40,7 +39,7 @@ class SevenSpadesConfig:
     # name, default, allowed values: what `bluff list` prints
     OPTIONS = (
         ("num_players", "4", f"2 to {MAX_PLAYERS}"),
-        ("num_decks", "fewest decks with at most 5 players per deck", f"1 to {MAX_DECKS}"),
+        ("num_decks", "fewest decks with at most 5 players per deck", f"that fewest to {MAX_DECKS}"),
         (
             "target",
             "7/5/4/3 for 2/3/4/5 players, x num_decks; beyond 5 players the largest T with "
@@ -55,16 +54,21 @@ class SevenSpadesConfig:
     def from_options(cls, **options: Any) -> SevenSpadesConfig:
         opt.reject_unknown(GAME, options, [name for name, _, _ in cls.OPTIONS])
         n = opt.integer("num_players", options.get("num_players", 4), 2, MAX_PLAYERS)
-        decks = opt.integer("num_decks", options.get("num_decks", default_num_decks(n)), 1, MAX_DECKS)
+        fewest = default_num_decks(n)
+        if fewest > MAX_DECKS:
+            raise ValueError(
+                f"{GAME}: option num_players={n} needs {fewest} decks (at most {PLAYERS_PER_DECK} players "
+                f"per deck), more than the {MAX_DECKS} allowed; allowed: at most {PLAYERS_PER_DECK * MAX_DECKS} players"
+            )
+        decks = opt.integer("num_decks", options.get("num_decks", fewest), 1, MAX_DECKS)
+        if decks < fewest:  # §3.1: more than five players per deck is refused
+            raise ValueError(
+                f"{GAME}: option num_decks={decks} is too few for {n} players (at most {PLAYERS_PER_DECK} "
+                f"players per deck); allowed: num_decks from {fewest} (the fewest that work) to {MAX_DECKS}"
+            )
         most = SPADES_PER_DECK * decks
         if options.get("target") is None:
-            target = default_target(n, decks)
-            if target < 2:
-                raise ValueError(
-                    f"{GAME}: {n} players with num_decks={decks} leave no default target >= 2 "
-                    f"(the largest T with n*(T-1)+1 <= 13*num_decks is {target}); use more decks "
-                    f"(at least {default_num_decks(n)}) or set target explicitly"
-                )
+            target = default_target(n, decks)  # >= 3 with at most five players per deck
         else:
             target = opt.integer("target", options["target"], 2, most)
         free_turn = opt.flag("free_turn", options.get("free_turn", False))

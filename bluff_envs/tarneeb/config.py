@@ -14,6 +14,7 @@ ALL_PASS_RULES = ("redeal", "dealer_bids_7")
 SCORINGS = ("standard", "tricks")
 EPISODES = ("game", "deal")
 MAX_TARGET = 500
+TURNS_PER_POINT = 100  # the default max_turns is this many decisions per point of target_score
 DEFAULT_TARGET = {"lebanese": 31, "egyptian": 41}
 
 # options that exist in one variant only (RULES.md §4, "Egyptian Tarneeb")
@@ -34,7 +35,7 @@ class TarneebConfig:
     redeal_weak_hands: bool = False
     allow_double: bool = False
     double_multiplier: int = 2
-    max_turns: int | None = None
+    max_turns: int = 3100
 
     # name, default, allowed values: what `bluff list` prints
     OPTIONS = (
@@ -49,7 +50,7 @@ class TarneebConfig:
         ("redeal_weak_hands", "False", "True or False (throw in a deal where a hand is worthless)"),
         ("allow_double", "True (Egyptian)", "True or False (declarer may double his contract); Egyptian only"),
         ("double_multiplier", "2 (Egyptian)", "an integer from 2 to 4 (4 is a known variant); Egyptian only"),
-        ("max_turns", "None", "an integer >= 1 (decisions of all kinds before truncation) or None"),
+        ("max_turns", "100 x target_score", "an integer >= 1 (decisions of all kinds before truncation)"),
     )
 
     @property
@@ -69,6 +70,7 @@ class TarneebConfig:
                 f"with variant='{variant}'"
             )
         egyptian = variant == "egyptian"
+        target = opt.integer("target_score", options.get("target_score", DEFAULT_TARGET[variant]), 1, MAX_TARGET)
         return cls(
             variant=variant,
             bidding=opt.choice("bidding", options.get("bidding", "rounds"), BIDDINGS),
@@ -76,10 +78,12 @@ class TarneebConfig:
             allow_no_trump=opt.flag("allow_no_trump", options.get("allow_no_trump", False)),
             first_lead_trump=opt.flag("first_lead_trump", options.get("first_lead_trump", False)),
             scoring=opt.choice("scoring", options.get("scoring", "standard"), SCORINGS),
-            target_score=opt.integer("target_score", options.get("target_score", DEFAULT_TARGET[variant]), 1, MAX_TARGET),
+            target_score=target,
             episode=opt.choice("episode", options.get("episode", "game"), EPISODES),
             redeal_weak_hands=opt.flag("redeal_weak_hands", options.get("redeal_weak_hands", False)),
             allow_double=opt.flag("allow_double", options.get("allow_double", egyptian)),
             double_multiplier=opt.integer("double_multiplier", options.get("double_multiplier", 2), 2, 4),
-            max_turns=opt.integer("max_turns", options.get("max_turns"), 1, none_ok=True),
+            # a game of heuristics to 31 takes about 300 decisions (5 deals): 100 x target leaves
+            # room for long games while a policy that always passes cannot run forever
+            max_turns=opt.integer("max_turns", options.get("max_turns", TURNS_PER_POINT * target), 1),
         )

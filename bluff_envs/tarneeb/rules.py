@@ -149,7 +149,7 @@ class TarneebState:
         self.deals = 0  # deals played to the end
         self.redeals = 0  # deals thrown in (all passed, or a worthless hand)
         self.turns = 0  # decisions of every kind, for max_turns
-        self.max_turns = self.config.max_turns or float("inf")
+        self.max_turns = self.config.max_turns
         self.last_deal_score: tuple[int, int] | None = None  # by partnership
         self.winner: int | None = None  # the partnership that won the game
         self.is_over = False

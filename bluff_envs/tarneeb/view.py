@@ -62,8 +62,14 @@ def build_layout(c: TarneebConfig) -> ObservationLayout:
     lay.add("played", N * 52, doc="by relative seat, every card he played this deal, the current trick included")
     lay.add("shown_out", N * 4, doc="by relative seat, the suits (C D H S) he failed to follow this deal")
     lay.add("tricks_won", 2, 13, "tricks won this deal by my side, by the opponents")
-    lay.add("score", 2, 2 * c.target_score, "match score of my side, of the opponents, if positive (at most 1 once scaled)")
-    lay.add("score_deficit", 2, 2 * c.target_score, "how far below zero each side's match score is (at most 1 once scaled)")
+    lay.add(
+        "score", 2, c.target_score, "match score of my side, of the opponents, if positive (squashed: v / (v + target))",
+        squash=True,
+    )
+    lay.add(
+        "score_deficit", 2, c.target_score,
+        "how far below zero each side's match score is (squashed: v / (v + target))", squash=True,
+    )
     lay.add("target_score", 1, MAX_TARGET, "the target score of the game")
     lay.add("dealer", N, doc="one-hot by relative seat: the dealer of this deal")
     return lay
@@ -111,7 +117,7 @@ class ViewTables:
         # match score, per side: [score mine, theirs, deficit mine, theirs] for each row
         self.score_sl = slice(o["score"], o["score"] + 4)
         assert o["score_deficit"] == o["score"] + 2
-        self.inv_score = 1.0 / (2 * c.target_score)
+        self.score_scale = float(c.target_score)
         self.target_value = c.target_score / MAX_TARGET
         # tricks won this deal, side 0 has a and side 1 has b: the field in every row
         self.tricks_won = [
@@ -209,8 +215,8 @@ class TarneebView:
 
     def _write_scores(self) -> None:
         a, b = self.state.scores
-        k = self.tables.inv_score
-        row = [min(max(a, 0) * k, 1.0), min(max(b, 0) * k, 1.0), min(max(-a, 0) * k, 1.0), min(max(-b, 0) * k, 1.0)]
+        s = self.tables.score_scale  # squashed, not clipped: every score stays distinct
+        row = [v / (v + s) for v in (max(a, 0), max(b, 0), max(-a, 0), max(-b, 0))]
         mirrored = [row[1], row[0], row[3], row[2]]
         self.obs[:, self.tables.score_sl] = (row, mirrored, row, mirrored)  # players 0 and 2 are side 0
 

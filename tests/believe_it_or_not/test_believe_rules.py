@@ -327,6 +327,40 @@ def test_the_last_player_holding_cards_loses():
         assert not env.observe(agent)["action_mask"].any()
 
 
+def two_cards_each(**options):
+    """Two players who have put out everything but two tens each; player_0 is to lead."""
+    p0 = "6C 6D 6H 6S 7C 7D 7H 7S 8C 8D 8H 8S 9C 9D 9H 9S 10C 10D".split()
+    p1 = "10H 10S JC JD JH JS QC QD QH QS KC KD KH KS AC AD AH AS".split()
+    env = table(p0, p1, **options)
+    for mine, theirs in (("6", "A"), ("7", "K"), ("8", "Q"), ("9", "J")):
+        lead(env, mine, mine, mine, mine, mine)
+        act(env, "believe")
+        lead(env, theirs, theirs, theirs, theirs, theirs)
+        act(env, "believe")
+    assert sizes(env) == [2, 2] and to_act(env) == "player_0"
+    return env
+
+
+def test_the_last_hands_emptied_together_is_a_draw():
+    env = two_cards_each()
+    lead(env, "10", "10", "10")  # player_0 plays his last cards, honestly
+    add(env, "10", "10")  # player_1 adds his last cards instead of checking
+    act(env, "believe")  # player_0, empty-handed, believes: honest, player_1 leaves
+    assert env.state.is_over and env.state.loser is None and sizes(env) == [0, 0]
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert "a draw" in env.state.render_text(0)
+
+
+def test_quads_that_empty_the_last_takers_hand_make_a_draw():
+    env = two_cards_each(discard_quads=True)
+    lead(env, "10", "10", "10")  # player_0's last cards, honest
+    act(env, "disbelieve")  # wrong: player_1 takes them, and with his own two tens puts out all four
+    assert sorted(env.state.quads) == sorted(map(parse_card, ["10C", "10D", "10H", "10S"]))
+    assert env.state.is_over and env.state.loser is None and sizes(env) == [0, 0]
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+
+
 def test_the_reward_rule_with_four_players():
     env = believe_it_or_not_v0.raw_env(num_players=4)
     env.reset(seed=0)

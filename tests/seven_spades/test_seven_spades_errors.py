@@ -23,7 +23,9 @@ from tests.seven_spades.stocks import table
         ({"free_turn": "yes"}, "free_turn='yes'"),
         ({"num_players": 2, "free_turn": True}, "more than 2 players"),
         ({"max_turns": 0}, "max_turns=0"),
-        ({"num_players": 13, "num_decks": 1}, "no default target"),
+        ({"num_players": 13, "num_decks": 1}, "from 3 (the fewest that work)"),
+        ({"num_players": 6, "num_decks": 1}, "num_decks=1 is too few for 6 players"),
+        ({"num_players": 11, "num_decks": 2}, "from 3 (the fewest that work)"),
     ],
 )
 def test_bad_options(options, words):
@@ -32,8 +34,13 @@ def test_bad_options(options, words):
     assert words in str(error.value)
 
 
-def test_an_explicit_target_makes_a_crowded_table_playable():
-    env = seven_spades_v0.raw_env(num_players=13, num_decks=1, target=2)
+def test_more_than_five_players_need_more_decks():
+    """RULES.md §3.1: at most five players per deck; the default is the fewest decks that work."""
+    env = seven_spades_v0.raw_env(num_players=6)
+    assert env.game.config.num_decks == 2
+    assert seven_spades_v0.raw_env(num_players=10).game.config.num_decks == 2
+    assert seven_spades_v0.raw_env(num_players=11).game.config.num_decks == 3
+    env = seven_spades_v0.raw_env(num_players=13, num_decks=3, target=2)
     env.reset(seed=0)
     assert env.game.config.target == 2
 

@@ -199,8 +199,7 @@ def test_max_turns_truncates_with_no_reward():
         ({"num_players": 8}, 2, 4),
         ({"num_players": 10}, 2, 3),
         ({"num_players": 11}, 3, 4),
-        ({"num_players": 6, "num_decks": 1}, 1, 3),
-        ({"num_players": 12, "num_decks": 1}, 1, 2),
+        ({"num_players": 12, "num_decks": 3}, 3, 4),
         ({"num_players": 4, "target": 9}, 1, 9),
     ],
 )

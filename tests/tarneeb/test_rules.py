@@ -327,6 +327,34 @@ def test_max_turns_truncates_with_zero_rewards():
     assert env.state.is_over and all(env.truncations.values()) and set(env.rewards.values()) == {0.0}
 
 
+@pytest.mark.parametrize("variant, target, turns", [("lebanese", 31, 3100), ("egyptian", 41, 4100), ("lebanese", 61, 6100)])
+def test_max_turns_defaults_to_100_decisions_a_point_so_that_passing_forever_ends(variant, target, turns):
+    env = tarneeb_v0.raw_env(variant=variant, target_score=target)
+    assert env.game.config.max_turns == turns
+    env.reset(seed=1)
+    pass_action = env.game.action_names.index("pass")
+    decisions = 0
+    while not env.state.is_over:  # all pass: the same dealer deals again, for ever
+        env.step(pass_action)
+        decisions += 1
+    assert decisions == turns and all(env.truncations.values())
+
+
+@pytest.mark.parametrize("scores", [(-128, -82), (-82, 0), (0, 250), (1000, -1000), (62, 63)])
+def test_match_scores_are_observed_without_loss(scores):
+    """CONVENTIONS: every public quantity keeps every value distinct (squashed, not clipped)."""
+    env = table()
+    env.state.scores = list(scores)
+    env.view._write_scores()  # what the view writes after every deal
+    for p in range(4):
+        mine, theirs = (scores if p % 2 == 0 else scores[::-1])
+        decoded = view(env, f"player_{p}")
+        assert list(decoded["score"]) == [max(mine, 0), max(theirs, 0)]
+        assert list(decoded["score_deficit"]) == [max(-mine, 0), max(-theirs, 0)]
+        obs = env.observe(f"player_{p}")["observation"]
+        assert 0.0 <= obs.min() and obs.max() <= 1.0
+
+
 # -- weak hands -------------------------------------------------------------------------------
 
 
