@@ -16,8 +16,8 @@ from agents.random_agent import RandomAgent
 _HEURISTICS: dict[str, dict[str, type[Agent]]] = {}
 _LOADERS: dict[str, str] = {
     # prefix -> "module:function(spec_rest, game, seed) -> Agent", imported on first use
-    "ppo": "agents.ppo_agent:load",
-    "rllib": "agents.rllib_agent:load",
+    "ppo": "agents.ppo.agent:load",
+    "rllib": "agents.rllib.agent:load",
 }
 # heuristic modules per game, imported on first use
 _HEURISTIC_MODULES = {

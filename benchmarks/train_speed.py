@@ -11,7 +11,7 @@ Both sides are timed in the same run, one after the other, as environment steps 
   gymnasium <= 0.29.1, and ``ActionMasker`` refuses anything else under gymnasium 1.x. It is
   timed as the tutorial runs it (PyTorch's default threads) and once more with one PyTorch
   thread, the setting our training uses, so the comparison does not hinge on threads;
-* **ours**: ``agents.training.train`` with ``experiments/train/i_doubt_it.yaml`` (vectorised
+* **ours**: ``agents.ppo.train`` with ``experiments/train/i_doubt_it.yaml`` (vectorised
   learner environments against the heuristic pool), evaluation and checkpoints switched off.
 
 Run: ``python benchmarks/train_speed.py [--steps N] [--tutorial-steps N]``. The target is
@@ -84,7 +84,7 @@ def tutorial_steps_per_second(steps: int, seed: int, threads: int | None) -> flo
 
 def ours_steps_per_second(steps: int, config_path: Path) -> tuple[float, dict]:
     from agents.training.config import load_config
-    from agents.training.train import train
+    from agents.ppo.train import train
 
     config = load_config(config_path)
     config = config.replace(  # the training loop only: no evaluations, snapshots, checkpoints or warm start

@@ -6,10 +6,13 @@ A game plugs in through three objects:
   ``deck`` (a :class:`~bluff_envs.cards.DeckSpec`), ``action_names``, ``layout`` (an
   :class:`~bluff_envs.layout.ObservationLayout`), ``new_state(cards, rng)`` and
   ``new_view(state)``; a partnership game also names its ``teams`` (see :func:`teams_of`);
+  optionally ``parse_deck(value)``, when its ``reset`` option ``deck`` takes more than one
+  deck (Tarneeb: one per deal); the default is ``deck.parse``;
 * a **state** (the rules): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
   ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
 * a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray`` (a
-  copy the caller may keep).
+  copy the caller may keep); optionally ``legal_mask()``, the acting player's mask when the
+  view keeps it up to date itself (then the adapter looks it up instead of building it).
 
 The adapter builds the spaces once, turns ``legal_actions`` into masks (all zeros for an agent
 that is not to act), validates actions and reset options (``ValueError``), hands out rewards at
@@ -69,6 +72,7 @@ class CardGameEnv(AECEnv):
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.state = None
         self.view = None
+        self._view_mask = None
 
     # -- PettingZoo API -------------------------------------------------------------------
 
@@ -89,6 +93,7 @@ class CardGameEnv(AECEnv):
         cards = self._cards_from(options)
         self.state = self.game.new_state(cards, self._np_random)
         self.view = self.game.new_view(self.state)
+        self._view_mask = getattr(self.view, "legal_mask", None)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -179,6 +184,8 @@ class CardGameEnv(AECEnv):
         return self._legal
 
     def _current_mask(self) -> np.ndarray:
+        if self._view_mask is not None:
+            return self._view_mask()
         legal = self._legal if not self._legal_stale else self._current_legal()
         if legal is not self._mask_source:  # rules may hand back one constant tuple per phase
             key = tuple(legal)
@@ -217,7 +224,7 @@ class CardGameEnv(AECEnv):
             warnings.warn(f"ignoring unknown reset option(s) {unknown}; the only reset option is 'deck'")
         if options.get("deck") is None:
             return self.game.deck.shuffled(self._np_random)
-        return self.game.deck.parse(options["deck"])
+        return getattr(self.game, "parse_deck", self.game.deck.parse)(options["deck"])
 
 
 def teams_of(game) -> tuple[tuple[int, ...], ...]:

@@ -1,9 +1,55 @@
-"""Validation of game options: one clear ``ValueError`` per bad option, nothing clamped."""
+"""Game options: each declared once, validated into a frozen config, nothing clamped.
+
+A game declares its options as a tuple of :class:`Option` (name, default, how the default
+reads, what is allowed, the check), in the order they are resolved: a default may depend on
+the options before it (I Doubt It's ``num_decks`` on ``num_players``). That one declaration
+is read by the config (:func:`resolve`), by ``bluff list`` and by the environment's docstring
+(:func:`table`), so a default is written once. Every bad option is one clear ``ValueError``
+naming it and what is allowed.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game. ``default`` is a value or a function of the options resolved
+    before it; ``check(name, value, resolved)`` returns the validated value or raises."""
+
+    name: str
+    default: Any
+    default_text: str
+    allowed: str
+    check: Callable[[str, Any, dict[str, Any]], Any]
+
+    def default_for(self, resolved: dict[str, Any]) -> Any:
+        return self.default(resolved) if callable(self.default) else self.default
+
+
+def resolve(game: str, declared: Sequence[Option], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every declared option's value: the given one, checked, or its default."""
+    reject_unknown(game, options, [o.name for o in declared])
+    resolved: dict[str, Any] = {}
+    for o in declared:
+        value = options[o.name] if o.name in options else o.default_for(resolved)
+        resolved[o.name] = o.check(o.name, value, resolved)
+    return resolved
+
+
+def table(declared: Sequence[Option]) -> str:
+    """The options as a reStructuredText table: name, default, allowed."""
+    rows = [("option", "default", "allowed")] + [(o.name, o.default_text, o.allowed) for o in declared]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    rule = "  ".join("=" * w for w in widths)
+    lines = [rule, "  ".join(c.ljust(w) for c, w in zip(rows[0], widths)).rstrip(), rule]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows[1:]]
+    return "\n".join([*lines, rule])
 
 
 def reject_unknown(game: str, options: Mapping[str, Any], known: Iterable[str]) -> None:
@@ -18,15 +64,19 @@ def reject_unknown(game: str, options: Mapping[str, Any], known: Iterable[str]) 
 
 def choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
     allowed = tuple(allowed)
-    if value not in allowed or isinstance(value, bool) != any(isinstance(a, bool) for a in allowed):
-        raise ValueError(f"option {name}={value!r} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
-    return value
+    try:
+        known = value in allowed
+    except (TypeError, ValueError):  # e.g. an array, whose truth is ambiguous
+        known = False
+    if not known or isinstance(value, (bool, np.bool_)) != any(isinstance(a, bool) for a in allowed):
+        raise ValueError(f"option {name}={_shown(value)} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
+    return allowed[allowed.index(value)]  # the declared value itself (an int, not an np.int64)
 
 
 def flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
-    return value
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"option {name}={_shown(value)} is not allowed; allowed values: True, False")
+    return bool(value)
 
 
 def integer(name: str, value: Any, low: int, high: int | None = None, *, none_ok: bool = False) -> int | None:
@@ -36,6 +86,14 @@ def integer(name: str, value: Any, low: int, high: int | None = None, *, none_ok
     bounds = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
     if none_ok:
         bounds += " or None"
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        raise ValueError(f"option {name}={value!r} is out of range; allowed: {bounds}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"option {name}={_shown(value)} is not an integer; allowed: {bounds}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"option {name}={_shown(value)} is out of range; allowed: {bounds}")
     return int(value)
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value as an error message shows it: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -106,8 +106,6 @@ Version history
 v0: first release.
 """
 
-from collections.abc import Sequence
-
 from bluff_envs.aec import CardGameEnv, wrap
 from bluff_envs.tarneeb import Tarneeb
 
@@ -120,24 +118,6 @@ class raw_env(CardGameEnv):
         "render_fps": 1,
     }
     game_class = Tarneeb
-
-    def _cards_from(self, options):
-        """As the adapter's, and ``"deck"`` may also be a list of decks, one per deal."""
-        decks = options.get("deck") if isinstance(options, dict) else None
-        if isinstance(decks, Sequence) and not isinstance(decks, str) and decks:
-            if all(isinstance(d, Sequence) and not isinstance(d, str) for d in decks):
-                parsed = []
-                for i, deck in enumerate(decks):
-                    try:
-                        parsed.append(self.game.deck.parse(deck))
-                    except ValueError as error:
-                        raise ValueError(f"deck {i} of reset option 'deck': {error}") from None
-                return parsed
-        return super()._cards_from(options)
-
-    def _current_mask(self):
-        # the view keeps every hand as masks, updated card by card: a look-up, not a build
-        return self.view.legal_mask()
 
 
 def env(**options):

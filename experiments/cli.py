@@ -9,12 +9,12 @@ import click
 
 # name -> "module:click command", so `bluff --help` stays fast and each piece stays separate
 COMMANDS = {
-    "list": ("experiments.cli_list:command", "Games, their options and action tables."),
-    "tournament": ("experiments.tournament.cli:command", "Hold a tournament from a YAML config."),
-    "replay": ("experiments.replay:command", "Print a recorded game move by move."),
-    "play": ("experiments.play:command", "Take a seat against agents in the terminal."),
-    "train": ("agents.training.cli:command", "Self-play training with MaskablePPO from a YAML config."),
-    "run": ("experiments.runner:command", "Run a whole experiment: train, hold tournaments, write the report."),
+    "list": ("experiments.commands.list:command", "Games, their options and action tables."),
+    "tournament": ("experiments.commands.tournament:command", "Hold a tournament from a YAML config."),
+    "replay": ("experiments.commands.replay:command", "Print a recorded game move by move."),
+    "play": ("experiments.commands.play:command", "Take a seat against agents in the terminal."),
+    "train": ("experiments.commands.train:command", "Self-play training with MaskablePPO from a YAML config."),
+    "run": ("experiments.commands.run:command", "Run a whole experiment: train, hold tournaments, write the report."),
 }
 
 

@@ -5,7 +5,7 @@ A checkpoint is the folder ``Algorithm.save_to_path`` writes (enough to resume t
 ``bluff_envs.json`` (the game, its env version and options, the action names, the observation
 layout, the module id, the step count, the training config and the library versions). The
 policy itself is the RLModule in ``learner_group/learner/rl_module/<module id>``, which
-``RLModule.from_checkpoint`` restores (see :mod:`agents.rllib_agent`).
+``RLModule.from_checkpoint`` restores (see :mod:`agents.rllib.agent`).
 
 A checkpoint is written to a temporary folder and renamed, so an interrupted save never leaves
 a broken "latest" checkpoint behind.
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import GameInfo
-from agents.training.checkpoint import game_metadata, library_versions
+from agents.ppo.checkpoint import game_metadata, library_versions
 
 FORMAT = "bluff_envs.rllib_checkpoint/1"
 METADATA = "bluff_envs.json"
@@ -114,6 +114,6 @@ def module_path(path: Path, meta: dict[str, Any]) -> Path:
 def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkpoint") -> None:
     """``ValueError`` naming every difference between what ``source`` was trained on and ``game``
     (the same comparison as for ``ppo:`` checkpoints; :func:`read_metadata` checked the format)."""
-    from agents.training import checkpoint as ppo_checkpoint
+    from agents.ppo import checkpoint as ppo_checkpoint
 
     ppo_checkpoint.check_compatible({**meta, "format": ppo_checkpoint.FORMAT}, game, source)

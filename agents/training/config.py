@@ -94,7 +94,7 @@ class CheckpointSection:
 
 @dataclass(frozen=True)
 class WarmStartSection:
-    """Behaviour cloning of a teacher before self-play (see ``agents.training.warm_start``)."""
+    """Behaviour cloning of a teacher before self-play (see ``agents.ppo.warm_start``)."""
 
     teacher: str | None = None  # an agent spec; null: start from a random policy
     decisions: int = field(default=200_000, metadata=_min(1))  # teacher decisions to learn from

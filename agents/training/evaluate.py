@@ -5,7 +5,7 @@ in a partnership game, at its partner's seat too: a trained partnership), the fi
 in the other seats in turn. The tournament engine plays every deal in every rotation of that
 line-up (duplicate deals: each seat gets the same cards, so the luck of the deal cancels out)
 and its statistics give the win rate with its Wilson interval, the parity share and the mean
-reward with a deal-bootstrap interval. The behaviour statistics of ``experiments.behaviour``
+reward with a deal-bootstrap interval. The behaviour statistics of ``bluff_envs.behaviour``
 (bluff rate, challenge accuracy, …) come from the same game records.
 """
 
@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import bluff_envs
+from agents.arena import stats
+from agents.arena.evaluate import play_games
 from agents.base import GameInfo
 from agents.training.learner_env import partners
 
@@ -66,21 +68,9 @@ def lineup(game: GameInfo, learner: str, opponents: Sequence[str]) -> list[str]:
 
 def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[str], deals: int, seed: int, workers: int = 1) -> EvalResult:
     """Play ``deals`` duplicate deals of the learner (an agent spec) against ``opponents``."""
-    from experiments.tournament import stats
-    from experiments.tournament.config import TournamentConfig
-    from experiments.tournament.executor import batches_of, make_executor
-    from bluff_envs.records import GameRecord
-
     game = GameInfo.of(bluff_envs.make(game_name, raw=True, **options))
     seats = lineup(game, learner, opponents)
-    config = TournamentConfig.from_dict(
-        {"game": game_name, "options": dict(options), "lineups": [seats], "deals": deals, "seed": seed, "seating": "rotations", "workers": workers},
-        check=False,  # the learner's checkpoint was validated when it was written
-    )
-    tasks = config.tasks()
-    with make_executor("local", workers) as executor:
-        lines = [line for batch in executor.run(batches_of(tasks, executor.workers)) for line in batch]
-    results = sorted((stats.GameResult(x["game_id"], x["deal"], GameRecord.from_dict(x)) for x in lines), key=lambda r: r.game_id)
+    results = play_games(game_name, options, [seats], deals, seed, "rotations", workers)
     agents = stats.agent_order(results, seats)
     table = stats.standings(results, agents, seed=seed)
     rates = _behaviour([r.record for r in results])
@@ -102,7 +92,7 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
 def _behaviour(records) -> dict[str, dict[str, float | None]]:
     """Behaviour rates per agent spec, where the game has a behaviour module."""
     try:  # behaviour statistics are a bonus: a game without them is still evaluated
-        from experiments.behaviour import agent_counts, module_for
+        from bluff_envs.behaviour import agent_counts, module_for
 
         module = module_for(records[0].game) if records else None
     except ImportError:

@@ -14,9 +14,9 @@ Each per-rank field (width a multiple of the one-hot's, e.g. ``known_cards`` hol
 are appended to the observation, which the network still sees whole. They are computed from the
 observation alone, so they add no information: they only make it easier to use.
 
-The same index pairs run in torch (:class:`~agents.training.focus_extractor.FocusExtractor`,
+The same index pairs run in torch (:class:`~agents.ppo.focus_extractor.FocusExtractor`,
 inside the SB3 policy) and in numpy (:func:`apply_focus`, inside
-:class:`~agents.training.frozen_policy.FrozenPolicy`, which plays without torch).
+:class:`~agents.ppo.frozen_policy.FrozenPolicy`, which plays without torch).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ both seats' decisions are training steps; the partnership's reward is counted on
 (drawn like an opponent) or a fixed agent spec.
 
 :meth:`action_masks` serves MaskablePPO. Every ``info`` also carries the next mask under
-``"action_mask"`` (see :class:`agents.training.vec.MaskFromInfo`, which saves subprocess round
+``"action_mask"`` (see :class:`agents.ppo.vec.MaskFromInfo`, which saves subprocess round
 trips), and the last step of an episode carries ``info["selfplay"]``: the learner's seat, its
 total reward and the ids of the opponents it met.
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent, GameInfo
-from agents.training.frozen_policy import FrozenPolicy
+from agents.ppo.frozen_policy import FrozenPolicy
 
 SAMPLING = ("uniform", "latest", "pfsp")
 PFSP_FLOOR = 0.02  # every member keeps some chance, so its score stays current
@@ -161,7 +161,7 @@ class Opponents:
     """An environment's copy of the pool: draws members and builds (and keeps) their agents.
 
     Fixed members become agents through :func:`agents.make_agent`; snapshots become
-    :class:`~agents.ppo_agent.PPOAgent` that sample from their policy. One agent is kept per
+    :class:`~agents.ppo.agent.PPOAgent` that sample from their policy. One agent is kept per
     member and seat, each seeded from this table's generator.
     """
 
@@ -199,7 +199,7 @@ class Opponents:
         if agent is None:
             seed = int(self.rng.integers(2**31))
             if member.is_snapshot:
-                from agents.ppo_agent import PPOAgent
+                from agents.ppo.agent import PPOAgent
 
                 agent = PPOAgent(self.game, member.policy, seed, sample=True, name=member.id)
             else:

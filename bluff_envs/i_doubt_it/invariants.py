@@ -42,7 +42,7 @@ def check_invariants(env) -> None:
         assert state.hand_sizes[p] == sum(map(len, state.hands[p])), f"player_{p}'s hand size is stale"
     layout, copies = raw.game.layout, 4 * state.game.config.num_decks
     for agent in raw.agents:
-        seat = raw._seat[agent]
+        seat = raw.possible_agents.index(agent)
         obs = raw.view.observation(seat)
         shown = np.rint(obs[layout["hand_sizes"]] * layout.scale("hand_sizes")).astype(int)
         truth = [state.hand_sizes[(seat + k) % n] for k in range(n)]

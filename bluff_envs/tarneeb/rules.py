@@ -8,6 +8,8 @@ a partnership reaches the target.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from collections import deque
 from typing import NamedTuple
 
@@ -115,6 +117,20 @@ class Tarneeb:
         self.calls_after = [(PASS, *range(self.bid0 + high + 1, top)) for high in range(-1, self.num_levels)]
         self.forced_bids = tuple(range(self.bid0, top))  # the dealer who may not pass, nothing bid yet
         self.trump_calls = tuple(range(TRUMP0, TRUMP0 + (5 if c.allow_no_trump else 4)))
+
+    def parse_deck(self, deck):
+        """The ``reset`` option ``deck``: one deck (card strings, top first) or a list of decks,
+        one per deal (redeals included), used in order before shuffling takes over."""
+        if isinstance(deck, Sequence) and not isinstance(deck, str) and deck:
+            if all(isinstance(d, Sequence) and not isinstance(d, str) for d in deck):
+                parsed = []
+                for i, one in enumerate(deck):
+                    try:
+                        parsed.append(self.deck.parse(one))
+                    except ValueError as error:
+                        raise ValueError(f"deck {i} of reset option 'deck': {error}") from None
+                return parsed
+        return self.deck.parse(deck)
 
     def level_of(self, action: int) -> int:
         return action - self.bid0

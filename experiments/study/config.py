@@ -216,3 +216,8 @@ def _merge(base: dict, override: dict) -> dict:
 
 def _swap(specs: list, names: dict[str, str]) -> list:
     return [names.get(spec, spec) if isinstance(spec, str) else spec for spec in specs]
+
+
+def trained_agent_spec(run_dir: Path, game: str, agent: str) -> str:
+    """The spec of an agent the study trains: its training run directory (newest checkpoint)."""
+    return f"ppo:{run_dir / game / 'train' / agent}"

@@ -10,8 +10,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from experiments.study.config import Experiment
-from experiments.study.run import trained_agent_spec
+from experiments.study.config import Experiment, trained_agent_spec
 from experiments.tournament.report import _pyplot, markdown, plot_head_to_head, plot_ratings, plot_win_rates
 
 

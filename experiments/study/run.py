@@ -4,7 +4,7 @@ The run directory::
 
     experiment.yaml             the resolved experiment (every training config in full)
     run.json                    seed, library versions, one entry per session (start, resume)
-    <game>/train/<agent>/       each training run (see agents.training.train)
+    <game>/train/<agent>/       each training run (see agents.ppo.train)
     <game>/tournament/          each tournament (see experiments.tournament.runner)
     report.md, summary.json, plots/
 
@@ -25,22 +25,18 @@ from typing import Any
 
 import yaml
 
-from experiments.study.config import Experiment
+from experiments.study.config import Experiment, trained_agent_spec
 
 
 class RunDirectoryError(ValueError):
     """The run directory holds another experiment."""
 
 
-def trained_agent_spec(run_dir: Path, game: str, agent: str) -> str:
-    return f"ppo:{run_dir / game / 'train' / agent}"
-
-
 def run_experiment(experiment: Experiment, run_dir: str | Path, *, workers: int | None = None,
                    progress: bool = True, echo: Callable[[str], None] = print) -> dict[str, Any]:
     """Train what needs training, hold every tournament, write the report; returns the summary."""
-    from agents.training import checkpoint
-    from agents.training.train import Trainer
+    from agents.ppo import checkpoint
+    from agents.ppo.train import Trainer
     from experiments.study.report import write_report
     from experiments.tournament.runner import run_tournament
 
@@ -91,7 +87,7 @@ def _claim(run_dir: Path, experiment: Experiment) -> None:
 
 
 def _log_session(run_dir: Path, experiment: Experiment) -> None:
-    from agents.training.checkpoint import library_versions
+    from agents.ppo.checkpoint import library_versions
 
     path = run_dir / "run.json"
     run = json.loads(path.read_text()) if path.exists() else {"name": experiment.name, "seed": experiment.seed, "sessions": []}

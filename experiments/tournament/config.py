@@ -31,16 +31,10 @@ from typing import Any
 
 import yaml
 
-from experiments.tournament import schedule as sched
+from agents.arena import schedule as sched
+from agents.arena.executor import REQUIRES, available_executors
 
 FORMATS = ("round_robin", "gauntlet", "lineups")
-# executor kind -> "module:class"; a kind is offered when its module is installed
-EXECUTORS = {
-    "local": "experiments.tournament.executor:LocalExecutor",
-    "ray": "experiments.tournament.ray_executor:RayExecutor",
-}
-# what an executor needs beyond its module, and how to get it
-REQUIRES = {"ray": ("ray", 'pip install -e ".[ray]"')}
 
 
 class ConfigError(ValueError):
@@ -63,10 +57,6 @@ def read_config_file(path: str | os.PathLike) -> Any:
     if isinstance(data, dict):
         data.setdefault("name", path.stem)
     return data
-
-
-def available_executors() -> list[str]:
-    return [k for k, target in EXECUTORS.items() if importlib.util.find_spec(target.split(":")[0]) is not None]
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from experiments.behaviour import agent_counts, module_for
-from experiments.tournament import stats
-from experiments.tournament.stats import GameResult
+from bluff_envs.behaviour import agent_counts, module_for
+from agents.arena import stats
+from agents.arena.stats import GameResult
 
 
 def build_summary(config, results: Sequence[GameResult], scheduled: int, bootstrap: int = 2000) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bluff_envs.records import GameRecord
-from experiments.tournament.stats import GameResult
+from agents.arena.stats import GameResult
 
 
 class ResultsFile:

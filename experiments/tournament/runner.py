@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.tournament.config import TournamentConfig
-from experiments.tournament.executor import Executor, batches_of, make_executor
+from agents.arena.executor import Executor, batches_of, make_executor
 from experiments.tournament.report import build_summary, print_table, write_report
 from experiments.tournament.results import ResultsFile
 

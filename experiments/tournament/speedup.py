@@ -17,7 +17,7 @@ import time
 import click
 
 from experiments.tournament.config import TournamentConfig
-from experiments.tournament.executor import batches_of, make_executor
+from agents.arena.executor import batches_of, make_executor
 
 
 def cpu_seconds() -> float:

@@ -11,8 +11,8 @@ in a training config names feature sets of the game::
 
 Each set is a function of the observation alone (numpy, batched), so it adds no information,
 only makes it easier to use. The same code runs inside the SB3 policy while training
-(:class:`~agents.training.focus_extractor.FocusExtractor`) and inside
-:class:`~agents.training.frozen_policy.FrozenPolicy`, which plays checkpoints without torch. A
+(:class:`~agents.ppo.focus_extractor.FocusExtractor`) and inside
+:class:`~agents.ppo.frozen_policy.FrozenPolicy`, which plays checkpoints without torch. A
 :class:`Features` object carries the field offsets it reads, so a frozen policy can rebuild it
 from its saved arrays alone.
 """

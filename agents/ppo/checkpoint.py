@@ -1,0 +1,179 @@
+"""Checkpoints: an SB3 ``MaskablePPO`` zip with what it takes to trust and to play it.
+
+A checkpoint is the zip that ``model.save`` writes (enough to resume training), with a
+``bluff_envs/`` folder added inside it:
+
+* ``metadata.json``: the game, its env version and options, the action names, the observation
+  layout (field names and sizes), the network, the step count, the training config and the
+  library versions;
+* ``policy.npz``: the actor frozen into numpy arrays (:class:`FrozenPolicy`), so that a
+  ``ppo:<checkpoint>`` agent plays without PyTorch;
+* ``pool.json`` / ``pool.npz``: the self-play opponent pool, for resuming.
+
+SB3 ignores the extra files when it loads the zip. Checkpoints are written to a temporary file
+and renamed, so an interrupted save never leaves a broken "latest" checkpoint behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import platform
+import zipfile
+from datetime import datetime, timezone
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import bluff_envs
+from agents.base import GameInfo
+from agents.ppo.frozen_policy import FrozenPolicy
+
+FORMAT = "bluff_envs.ppo_checkpoint/1"
+FOLDER = "bluff_envs/"
+CHECKPOINTS = "checkpoints"  # inside a run directory
+_LIBRARIES = ("bluff_envs", "numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")
+
+
+def env_version(game_name: str) -> str:
+    """The environment module's versioned name, e.g. ``"i_doubt_it_v0"``."""
+    return bluff_envs.game_module(game_name).raw_env.metadata["name"]
+
+
+def game_metadata(game: GameInfo) -> dict[str, Any]:
+    """What a policy was trained on: a checkpoint plays only where all of this is the same."""
+    return {
+        "game": game.name,
+        "env_version": env_version(game.name),
+        "options": _plain(dataclasses.asdict(game.config)),
+        "num_players": game.num_players,
+        "action_names": list(game.action_names),
+        "observation_layout": [[name, sl.stop - sl.start] for name, sl in game.layout.items()],
+        "observation_size": game.layout.size,
+    }
+
+
+def library_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in _LIBRARIES:
+        try:
+            versions[name] = importlib_metadata.version(name)
+        except importlib_metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkpoint") -> None:
+    """``ValueError`` naming every difference between what ``source`` was trained on and ``game``."""
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{source} is not a bluff_envs PPO checkpoint (format {meta.get('format')!r}, expected {FORMAT!r})")
+    if meta["game"] != game.name:
+        raise ValueError(f"{source} was trained on {meta['game']!r} and cannot play {game.name!r}")
+    here = game_metadata(game)
+    problems = []
+    if meta["env_version"] != here["env_version"]:
+        problems.append(f"env version {meta['env_version']} (this installation has {here['env_version']})")
+    trained, now = meta["options"], here["options"]
+    for key in sorted(set(trained) | set(now)):
+        if trained.get(key, "<absent>") != now.get(key, "<absent>"):
+            problems.append(f"option {key}={trained.get(key, '<absent>')!r} (this game has {now.get(key, '<absent>')!r})")
+    if not problems:
+        for key in ("action_names", "observation_layout"):
+            if meta[key] != here[key]:
+                problems.append(f"{key.replace('_', ' ')} differs from this installation's")
+    if problems:
+        raise ValueError(f"{source} does not fit this {game.name} game: trained with " + "; ".join(problems))
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: dict[str, bytes] | None = None) -> Path:
+    """Save ``model`` with ``meta`` (completed with format, steps, versions, time) and ``policy``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "format": FORMAT,
+        **meta,
+        "num_timesteps": int(model.num_timesteps),
+        "versions": library_versions(),
+        "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    tmp = path.with_name(path.name + ".tmp")
+    model.save(tmp)  # SB3 appends ".zip" to a path without that suffix
+    written = tmp if tmp.exists() else tmp.with_name(tmp.name + ".zip")
+    with zipfile.ZipFile(written, "a") as archive:
+        archive.writestr(FOLDER + "metadata.json", json.dumps(meta, indent=2))
+        archive.writestr(FOLDER + "policy.npz", npz_bytes(policy.to_arrays()))
+        for name, data in (extra or {}).items():
+            archive.writestr(FOLDER + name, data)
+    os.replace(written, path)
+    return path
+
+
+def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def resolve(path: str | os.PathLike) -> Path:
+    """A checkpoint file, or a run directory (its newest checkpoint)."""
+    path = Path(path).expanduser()
+    if path.is_dir():
+        found = latest(path)
+        if found is None:
+            raise ValueError(f"no checkpoint in {path} (looked for {CHECKPOINTS}/*.zip)")
+        return found
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {path}: no such file or run directory")
+    return path
+
+
+def latest(run_dir: Path) -> Path | None:
+    """The checkpoint with the most steps in a run directory (or a checkpoints folder)."""
+    folder = Path(run_dir) / CHECKPOINTS
+    if not folder.is_dir():
+        folder = Path(run_dir)
+    found = sorted(folder.glob("step_*.zip"))
+    return found[-1] if found else None
+
+
+def read_metadata(path: Path) -> dict[str, Any]:
+    return json.loads(read_extra(path, "metadata.json"))
+
+
+def read_policy(path: Path) -> FrozenPolicy:
+    with np.load(io.BytesIO(read_extra(path, "policy.npz"))) as arrays:
+        return FrozenPolicy.from_arrays(dict(arrays))
+
+
+def read_extra(path: Path, name: str) -> bytes:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.read(FOLDER + name)
+    except zipfile.BadZipFile:
+        raise ValueError(f"{path} is not a checkpoint (not a zip file)") from None
+    except KeyError:
+        raise ValueError(f"{path} is not a bluff_envs PPO checkpoint (it has no {FOLDER}{name})") from None
+
+
+def has_extra(path: Path, name: str) -> bool:
+    with zipfile.ZipFile(path) as archive:
+        return FOLDER + name in archive.namelist()
+
+
+def checkpoint_name(steps: int) -> str:
+    return f"step_{steps:010d}.zip"
+
+
+def _plain(value: Any) -> Any:
+    """JSON's view of a value (tuples become lists), so saved and live options compare equal."""
+    return json.loads(json.dumps(value))

@@ -1,0 +1,139 @@
+"""A trained policy frozen into numpy arrays: fast to run, cheap to ship, no torch needed.
+
+Opponent snapshots in the self-play pool and ``ppo:<checkpoint>`` agents both play through
+:class:`FrozenPolicy`. For one observation at a time a small numpy MLP is several times faster
+than a torch forward pass, and its weights pickle in a few hundred kilobytes, so snapshots travel
+to subprocess environments cheaply and checkpoints play without loading PyTorch at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import numpy as np
+
+from agents.training.features import Features
+from agents.training.focus import apply_focus
+
+ACTIVATIONS = ("tanh", "relu")
+_MASKED = np.float32(-1e8)  # what MaskableCategorical puts on illegal logits
+
+
+class FrozenPolicy:
+    """The actor half of an SB3 ``MlpPolicy``: hidden layers, then action logits.
+
+    ``weights[i]`` has shape ``(in, out)`` (already transposed from torch's ``(out, in)``), the
+    last pair being the action head. :meth:`act` masks illegal actions exactly as sb3-contrib's
+    ``MaskableCategorical`` does, so the deterministic choice is the one ``MaskablePPO.predict``
+    would make.
+    """
+
+    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "tanh",
+                 focus: tuple[np.ndarray, np.ndarray] | None = None, features: Features | None = None):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation {activation!r} is not supported; use one of {ACTIVATIONS}")
+        if len(weights) != len(biases) or not weights:
+            raise ValueError("a frozen policy needs one bias per weight matrix and at least one layer")
+        self.weights = [np.ascontiguousarray(w, np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, np.float32) for b in biases]
+        self.activation = activation
+        # focus features (agents.training.focus) computed from the observation before the MLP
+        self.focus = None if focus is None or not len(focus[0]) else tuple(np.asarray(f, np.int64) for f in focus)
+        # then derived features (agents.training.features), appended after the focus features
+        self.features = features
+        added = (0 if self.focus is None else len(self.focus[0])) + (0 if features is None else features.size)
+        self.observation_size = self.weights[0].shape[0] - added
+        self.num_actions = self.weights[-1].shape[1]
+
+    # -- running --------------------------------------------------------------------------
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked action logits for one observation (or a batch, rows = observations)."""
+        x = raw = np.asarray(observation, np.float32)
+        if self.focus is not None:
+            x = apply_focus(x, *self.focus)
+        if self.features is not None:
+            x = np.concatenate([x, self.features(raw)], axis=-1)
+        last = len(self.weights) - 1
+        squash = np.tanh if self.activation == "tanh" else _relu
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w + b
+            if i < last:
+                x = squash(x)
+        return x
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None) -> int:
+        """The legal action with the highest logit, or (given ``rng``) one sampled from the
+        masked softmax, as the policy does while it trains."""
+        logits = np.where(mask.astype(bool), self.logits(observation), _MASKED)
+        if rng is None:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        cumulative = np.cumsum(p)
+        return int(min(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"), len(p) - 1))
+
+    # -- conversions ----------------------------------------------------------------------
+
+    @classmethod
+    def from_sb3(cls, policy, activation: str) -> FrozenPolicy:
+        """Freeze the actor of a (Maskable)ActorCriticPolicy whose features extractor is a
+        flatten or a :class:`~agents.ppo.focus_extractor.FocusExtractor`."""
+        state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
+        return cls.from_state_dict(state, activation, getattr(policy.features_extractor, "features", None))
+
+    @classmethod
+    def from_state_dict(cls, state: Mapping[str, np.ndarray], activation: str,
+                        features: Features | None = None) -> FrozenPolicy:
+        """From SB3 ``MlpPolicy`` parameter arrays (``mlp_extractor.policy_net.<i>.weight`` …,
+        ``action_net.weight``, and ``features_extractor.left``/``right`` with focus features),
+        and the derived ``features`` the policy was trained with."""
+        layers = sorted(
+            int(key.split(".")[2]) for key in state if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
+        )
+        weights = [state[f"mlp_extractor.policy_net.{i}.weight"].T for i in layers] + [state["action_net.weight"].T]
+        biases = [state[f"mlp_extractor.policy_net.{i}.bias"] for i in layers] + [state["action_net.bias"]]
+        focus = None
+        if "features_extractor.left" in state:
+            focus = (state["features_extractor.left"], state["features_extractor.right"])
+        return cls(weights, biases, activation, focus, features)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Named arrays for ``np.savez``; :meth:`from_arrays` restores the policy."""
+        arrays = {"activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.focus is not None:
+            arrays["focus_left"], arrays["focus_right"] = self.focus
+        if self.features is not None:
+            arrays["features"] = np.array(json.dumps(self.features.to_dict()))
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> FrozenPolicy:
+        return cls(*_split(arrays))
+
+    def __getstate__(self):
+        return self.to_arrays()
+
+    def __setstate__(self, arrays):
+        self.__init__(*_split(arrays))
+
+    def __repr__(self) -> str:
+        sizes = [self.observation_size] + [w.shape[1] for w in self.weights]
+        focus = "" if self.focus is None else f", {len(self.focus[0])} focus features"
+        features = "" if self.features is None else f", {self.features!r}"
+        return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation}{focus}{features})"
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0, out=x)
+
+
+def _split(arrays):
+    count = sum(1 for key in arrays if key.startswith("w"))
+    weights = [np.asarray(arrays[f"w{i}"]) for i in range(count)]
+    biases = [np.asarray(arrays[f"b{i}"]) for i in range(count)]
+    focus = (np.asarray(arrays["focus_left"]), np.asarray(arrays["focus_right"])) if "focus_left" in arrays else None
+    features = Features.from_dict(json.loads(str(arrays["features"]))) if "features" in arrays else None
+    return weights, biases, str(arrays["activation"]), focus, features

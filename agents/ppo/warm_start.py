@@ -1,0 +1,151 @@
+"""An optional warm start: behaviour cloning of a teacher agent before self-play.
+
+PPO from a random policy spends most of a short budget rediscovering the basics (play the named
+rank when you hold it, go out with an honest play, …). With ``warm_start`` in the config, the
+learner first watches a teacher (any agent spec, typically a heuristic) play its seat against
+the opponent pool, then fits its policy to the teacher's choices (cross-entropy over the legal
+actions) and its value function to the returns that followed (the same discounted, possibly
+shaped, rewards PPO will see). Self-play then starts from roughly the teacher's strength and
+has to improve on it; everything after is ordinary MaskablePPO.
+
+A clone that agrees with its teacher on 95 % of choices can still play much worse than the
+teacher: its mistakes lead it into positions the teacher never reached, where it knows even
+less. ``dagger_rounds`` (DAgger, Ross, Gordon and Bagnell 2011) fixes that: in each round the
+current clone plays (its most likely legal action), the teacher says what it would have done in
+every position the clone reached, and the clone is refitted on all the examples gathered so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.registry import make_agent
+from agents.ppo.frozen_policy import FrozenPolicy
+from agents.training.learner_env import LearnerEnv
+
+
+@dataclass
+class Demonstrations:
+    observations: np.ndarray  # (N, observation size) float32
+    masks: np.ndarray  # (N, actions) bool
+    actions: np.ndarray  # (N,) int64
+    returns: np.ndarray  # (N,) float32, discounted from each decision to the episode's end
+    games: int
+
+
+def collect(env: LearnerEnv, teacher_spec: str, decisions: int, gamma: float, seed: int,
+            actor: FrozenPolicy | None = None) -> Demonstrations:
+    """The teacher's choices in the learner's seat(s) for at least ``decisions`` decisions
+    (whole games). The teacher also plays them, unless ``actor`` is given: then the actor's
+    most likely legal action is played, and the teacher's choice is only recorded."""
+    teacher = make_agent(teacher_spec, env.game, seed)
+    observations, masks, actions, returns = [], [], [], []
+    games = 0
+    observation, _ = env.reset(seed=seed)
+    while len(actions) < decisions:
+        rewards = []
+        while True:
+            mask = env.action_masks().copy()
+            action = int(teacher.act({"observation": observation, "action_mask": mask}))
+            observations.append(observation)
+            masks.append(mask)
+            actions.append(action)
+            played = action if actor is None else actor.act(observation, mask)
+            observation, reward, terminated, truncated, _ = env.step(played)
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        games += 1
+        running, tail = 0.0, []
+        for reward in reversed(rewards):
+            running = reward + gamma * running
+            tail.append(running)
+        returns.extend(reversed(tail))
+        observation, _ = env.reset()
+    return Demonstrations(
+        np.asarray(observations, np.float32),
+        np.asarray(masks, bool),
+        np.asarray(actions, np.int64),
+        np.asarray(returns, np.float32),
+        games,
+    )
+
+
+def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float, vf_coef: float,
+          entropy_coef: float, seed: int) -> dict[str, float]:
+    """Fit a MaskableActorCriticPolicy to the demonstrations; returns the final accuracy, the
+    policy's mean entropy and the value error. ``entropy_coef`` keeps the clone from becoming
+    certain of every choice, so that PPO still explores around the teacher."""
+    import torch
+
+    generator = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    n = len(data.actions)
+    obs = torch.as_tensor(data.observations)
+    acts = torch.as_tensor(data.actions)
+    masks = data.masks
+    rets = torch.as_tensor(data.returns)
+    for _ in range(epochs):
+        order = generator.permutation(n)
+        for start in range(0, n, batch_size):
+            idx = order[start : start + batch_size]
+            values, log_prob, entropy = policy.evaluate_actions(obs[idx], acts[idx], action_masks=masks[idx])
+            value_loss = torch.nn.functional.mse_loss(values.flatten(), rets[idx])
+            loss = -log_prob.mean() - entropy_coef * entropy.mean() + vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        sample = slice(0, min(n, 20_000))
+        distribution = policy.get_distribution(obs[sample], action_masks=masks[sample])
+        chosen = distribution.distribution.probs.argmax(dim=1)
+        accuracy = float((chosen == acts[sample]).float().mean())
+        entropy = float(distribution.entropy().mean())
+        value_error = float(torch.nn.functional.mse_loss(policy.predict_values(obs[sample]).flatten(), rets[sample]))
+    return {"accuracy": accuracy, "entropy": entropy, "value_mse": value_error}
+
+
+def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
+               learning_rate: float, entropy_coef: float, seed: int, say: Callable[[str], None],
+               dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None) -> dict[str, float]:
+    """Collect the teacher's games and clone them into ``model.policy``; then, for each of
+    ``dagger_rounds``, let the clone (``freeze()``: the policy as it stands) play ``decisions``
+    more decisions with the teacher's labels, and refit on everything gathered."""
+    if dagger_rounds and freeze is None:
+        raise ValueError("dagger_rounds needs freeze, to let the clone play")
+    started = time.perf_counter()
+    env = make_env()
+    data = collect(env, teacher, decisions, model.gamma, seed)
+    fit_options = {"epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
+                   "vf_coef": model.vf_coef, "entropy_coef": entropy_coef}
+    collected = time.perf_counter() - started
+    fit = clone(model.policy, data, seed=seed, **fit_options)
+    say(
+        f"warm start: cloned {teacher} from {len(data.actions):,} decisions in {data.games:,} games "
+        f"({collected:.0f}s to play, {time.perf_counter() - started - collected:.0f}s to fit): "
+        f"agrees on {fit['accuracy']:.1%} of its choices (entropy {fit['entropy']:.2f}), value error {fit['value_mse']:.3f}"
+    )
+    for round_ in range(1, dagger_rounds + 1):
+        began = time.perf_counter()
+        actor = freeze()
+        own = collect(env, teacher, decisions, model.gamma, seed + round_, actor=actor)
+        # how often the clone, where its own play led, already chose what the teacher would
+        sample = slice(0, 5000)
+        agreed = float(np.mean([actor.act(o, m) == a for o, m, a in zip(own.observations[sample], own.masks[sample], own.actions[sample])]))
+        data = Demonstrations(*(np.concatenate([getattr(data, f), getattr(own, f)]) for f in ("observations", "masks", "actions", "returns")),
+                              data.games + own.games)
+        fit = clone(model.policy, data, seed=seed + round_, **fit_options)
+        say(
+            f"warm start, DAgger round {round_}: the clone agreed with {teacher} on {agreed:.1%} of its own "
+            f"{len(own.actions):,} decisions; refitted on {len(data.actions):,}: agrees on {fit['accuracy']:.1%} "
+            f"({time.perf_counter() - began:.0f}s)"
+        )
+        fit["dagger_agreement"] = agreed
+    return {**fit, "decisions": len(data.actions), "games": data.games}

@@ -1,0 +1,169 @@
+"""`bluff train` end to end on tiny budgets: subprocess environments, checkpoints that play as
+``ppo:`` agents, resuming after an interruption, and checkpoints refused where they do not fit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+
+import pytest
+
+import bluff_envs
+from agents import GameInfo, make_agent
+from agents.ppo import checkpoint
+from agents.training.config import config_from_dict
+from agents.ppo.train import RunDirError, SelfPlayCallback, Trainer
+
+TINY = {
+    "game": {"name": "i_doubt_it"},
+    "total_steps": 2048,
+    "num_envs": 2,
+    "vec_env": "subproc",
+    "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1},
+    "network": {"pi": [32], "vf": [32], "focus": {"claim_rank": ["hand", "known_cards"], "required_rank": ["hand"]}},
+    "opponents": {"fixed": ["random", "honest"], "snapshot_every": 512, "sampling": "pfsp"},
+    "eval": {"every": 0, "deals": 1, "opponents": ["honest"]},
+    "checkpoint": {"every": 1024, "keep": 0},
+    "warm_start": {"teacher": "honest", "decisions": 300, "epochs": 2, "batch_size": 64, "dagger_rounds": 1},
+}
+
+
+def game_info(**options) -> GameInfo:
+    return GameInfo.of(bluff_envs.make("i_doubt_it", raw=True, **options))
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """A finished tiny run under SubprocVecEnv."""
+    run_dir = tmp_path_factory.mktemp("run")
+    final = Trainer(config_from_dict(TINY), run_dir, resume=False, echo=lambda line: None).run()
+    return run_dir, final
+
+
+def test_a_tiny_run_writes_its_run_directory(run):
+    run_dir, final = run
+    assert final == checkpoint.latest(run_dir)
+    for name in ("config.yaml", "run.json", "train.log", "evals.jsonl", "result.json"):
+        assert (run_dir / name).is_file(), name
+    assert list((run_dir / "logs").glob("events.out.tfevents.*")) and (run_dir / "logs" / "progress_1.csv").is_file()
+    steps = sorted(int(p.stem.split("_")[1]) for p in (run_dir / "checkpoints").glob("step_*.zip"))
+    assert steps[-1] >= 2048 and 1024 in steps
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["steps"] == steps[-1] and result["eval"]["games"] == 4  # one deal, four rotations
+    log = (run_dir / "train.log").read_text()
+    assert "warm start: cloned honest from" in log and "eval at step" in log
+    assert "warm start, DAgger round 1: the clone agreed with honest on" in log
+
+
+def test_a_checkpoint_carries_what_it_was_trained_on(run):
+    meta = checkpoint.read_metadata(run[1])
+    assert meta["game"] == "i_doubt_it" and meta["env_version"] == "i_doubt_it_v0"
+    assert meta["options"]["num_players"] == 4 and meta["options"]["max_cards_per_play"] == 4
+    layout = game_info().layout
+    assert meta["observation_layout"] == [[name, sl.stop - sl.start] for name, sl in layout.items()]
+    assert sum(size for _, size in meta["observation_layout"]) == meta["observation_size"]
+    assert meta["config"]["ppo"]["n_steps"] == 256 and meta["network"]["pi"] == [32]
+    assert {"torch", "stable_baselines3", "sb3_contrib", "bluff_envs"} <= set(meta["versions"])
+    pool = json.loads(checkpoint.read_extra(run[1], "pool.json"))
+    assert any(m["id"].startswith("snapshot@") for m in pool["members"])
+
+
+def test_the_checkpoint_plays_as_a_ppo_agent_in_a_tournament(run):
+    from experiments.tournament import evaluate
+
+    spec = f"ppo:{run[1]}"
+    outcome = evaluate("i_doubt_it", [spec, "random", "honest", "random"], deals=1, seed=3)
+    assert outcome["games"] == 4 and outcome["agents"][spec]["seats"] == 4
+    by_dir = make_agent(f"ppo:{run[1].parent.parent}", game_info(), 0)  # a run directory: its newest checkpoint
+    assert by_dir.policy.num_actions == 16
+
+
+def test_the_ppo_agent_chooses_as_maskable_ppo_does(run):
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(run[1], device="cpu")
+    agent = make_agent(f"ppo:{run[1]}", game_info(), 0)
+    env = bluff_envs.make("i_doubt_it", raw=True)
+    env.reset(seed=11)
+    for _ in range(200):
+        obs = env.observe(env.agent_selection)
+        expected, _ = model.predict(obs["observation"], action_masks=obs["action_mask"], deterministic=True)
+        action = agent.act(obs)
+        assert action == int(expected) and obs["action_mask"][action]
+        env.step(action)
+        if env.terminations[env.agent_selection]:
+            break
+
+
+def test_an_interrupted_run_resumes_and_continues_the_step_count(run, tmp_path, monkeypatch):
+    run_dir = tmp_path / "resumed"
+    config = config_from_dict({**TINY, "vec_env": "dummy", "total_steps": 3072})
+    interrupt_at = 1536
+    original = SelfPlayCallback._on_step
+
+    def interrupted(self):
+        if self.num_timesteps >= interrupt_at:
+            raise KeyboardInterrupt
+        return original(self)
+
+    monkeypatch.setattr(SelfPlayCallback, "_on_step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(config, run_dir, resume=False, echo=lambda line: None).run()
+    saved = checkpoint.latest(run_dir)
+    assert checkpoint.read_metadata(saved)["num_timesteps"] == interrupt_at
+    with pytest.raises(RunDirError, match="--resume"):
+        Trainer(config, run_dir, resume=False, echo=lambda line: None)
+    monkeypatch.setattr(SelfPlayCallback, "_on_step", original)
+    final = Trainer(config, run_dir, resume=True, echo=lambda line: None).run()
+    meta = checkpoint.read_metadata(final)
+    assert 3072 <= meta["num_timesteps"] < 3072 + 512  # counted on from 1536, not from 0
+    sessions = json.loads((run_dir / "run.json").read_text())["sessions"]
+    assert [s["steps_at_start"] for s in sessions] == [0, interrupt_at]
+    log = (run_dir / "logs" / "progress_2.csv").read_text().splitlines()
+    steps = [int(float(v)) for v in _column(log, "time/total_timesteps")]
+    assert steps[0] > interrupt_at and steps == sorted(steps)
+    changed = config.replace(seed=99)
+    with pytest.raises(RunDirError, match="seed"):
+        Trainer(changed, run_dir, resume=True, echo=lambda line: None)
+
+
+def _column(lines: list[str], name: str) -> list[str]:
+    header = lines[0].split(",")
+    return [row.split(",")[header.index(name)] for row in lines[1:] if row.split(",")[header.index(name)]]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        ("seven_spades", {}, "trained on 'i_doubt_it' and cannot play 'seven_spades'"),
+        ("i_doubt_it", {"num_players": 3}, "option num_players=4 .this game has 3."),
+        ("i_doubt_it", {"rank_order": "ascending"}, "option rank_order='descending' .this game has 'ascending'."),
+    ],
+)
+def test_a_checkpoint_for_another_game_or_options_is_refused(run, game, options, message):
+    info = GameInfo.of(bluff_envs.make(game, raw=True, **options))
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"ppo:{run[1]}", info, 0)
+
+
+def test_a_checkpoint_for_another_env_version_is_refused(run, tmp_path):
+    copy = tmp_path / "old.zip"
+    with zipfile.ZipFile(run[1]) as source, zipfile.ZipFile(copy, "w") as target:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "bluff_envs/metadata.json":
+                meta = json.loads(data)
+                meta["env_version"] = "i_doubt_it_v9"
+                data = json.dumps(meta).encode()
+            target.writestr(item, data)
+    with pytest.raises(ValueError, match="env version i_doubt_it_v9 .this installation has i_doubt_it_v0."):
+        make_agent(f"ppo:{copy}", game_info(), 0)
+    not_ours = tmp_path / "plain.zip"
+    shutil.copy(run[1], not_ours)
+    with zipfile.ZipFile(not_ours, "w") as archive:
+        archive.writestr("data", "{}")
+    with pytest.raises(ValueError, match="not a bluff_envs PPO checkpoint"):
+        make_agent(f"ppo:{not_ours}", game_info(), 0)
+    with pytest.raises(ValueError, match="no checkpoint at"):
+        make_agent(f"ppo:{tmp_path / 'missing.zip'}", game_info(), 0)

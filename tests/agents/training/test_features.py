@@ -1,0 +1,161 @@
+"""Derived features: Tarneeb's card-play features say what the rule_based player works out from
+the same observation, and the SB3 policy and the frozen numpy policy compute them alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bluff_envs
+from agents import GameInfo
+from agents.heuristics.tarneeb import Seen, losers, suit_ranks, trick_key
+from agents.registry import make_agent
+from agents.training.features import Features, make_features
+from agents.training.features.tarneeb import CARDS, SUITS
+from agents.ppo.frozen_policy import FrozenPolicy
+
+
+def positions(count: int, seed: int = 3, **options):
+    """(observation, decoded view) of the acting players along rule_based games of Tarneeb."""
+    env = bluff_envs.make("tarneeb", raw=True, **options)
+    game = GameInfo.of(env)
+    players = [make_agent("rule_based", game, seed + i) for i in range(4)]
+    env.reset(seed=seed)
+    rows = []
+    while len(rows) < count:
+        if any(env.terminations.values()):
+            env.reset(seed=seed + len(rows))
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        rows.append((obs["observation"], game.layout.decode(obs["observation"])))
+        env.step(int(players[env.possible_agents.index(agent)].act(obs)))
+    return game, rows
+
+
+def split(row: np.ndarray) -> dict[str, np.ndarray]:
+    """The card_play features by name (the order of CardPlay's docstring)."""
+    names = ["trump", "follows", "master", "wins", "lowest", "cheapest_winner"]
+    out = {name: row[i * CARDS : (i + 1) * CARDS] for i, name in enumerate(names)}
+    rest = row[6 * CARDS :]
+    suit_names = ["length", "unseen", "opponent_shown_out", "partner_shown_out", "losers", "estimate", "led", "trump_suit"]
+    out.update({name: rest[i * SUITS : (i + 1) * SUITS] for i, name in enumerate(suit_names)})
+    out["leading"], out["partner_winning"], out["in_trick"], out["trumps_out"], out["our_contract"] = rest[8 * SUITS :]
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"variant": "egyptian"}], ids=["lebanese", "egyptian"])
+def test_card_play_features_say_what_the_heuristic_works_out(options):
+    game, rows = positions(600, **options)
+    features = make_features("tarneeb", game.layout, ["card_play"])
+    levels = 35 if game.config.egyptian else 7
+    batch = features(np.asarray([obs for obs, _ in rows]))
+    assert batch.shape == (len(rows), features.size) and batch.dtype == np.float32
+    checked_follows = checked_leads = 0
+    for (obs, view), row in zip(rows, batch):
+        np.testing.assert_array_equal(row, features(obs))  # one observation as a batch of many
+        f, seen = split(row), Seen(view, levels)
+        hand = suit_ranks(seen.hand)
+        assert list(f["length"] * 13) == pytest.approx([len(r) for r in hand])
+        assert list(f["losers"] * 3) == pytest.approx([losers(r) for r in hand])
+        if seen.phase != 3:
+            assert not f["wins"].any() and not f["trump"].any() and not f["led"].any()
+            continue
+        trump = seen.trump_suit
+        for card in range(CARDS):
+            mine = card in seen.hand
+            assert f["master"][card] == (mine and seen.is_master(card))
+            assert f["trump"][card] == (mine and card & 3 == trump)
+            assert f["lowest"][card] == (mine and card >> 2 == min(hand[card & 3]))
+        assert f["trumps_out"] == (trump is not None and bool(seen.unseen[trump::4].any()))
+        assert f["our_contract"] == (seen.declarer in (0, 2))
+        if not seen.trick:
+            assert f["leading"] == 1 and not f["wins"].any() and not f["led"].any()
+            checked_leads += 1
+            continue
+        led = seen.trick[0][1] & 3
+        keys = [trick_key(card, led, trump) for _, card in seen.trick]
+        best = max(range(len(keys)), key=keys.__getitem__)
+        winners = [c for c in seen.hand if trick_key(c, led, trump) > keys[best]]
+        assert list(np.flatnonzero(f["wins"])) == sorted(winners)
+        cheapest = [min(winners, key=lambda c: trick_key(c, led, trump))] if winners else []
+        assert list(np.flatnonzero(f["cheapest_winner"])) == cheapest
+        assert f["partner_winning"] == (seen.trick[best][0] == 2)
+        assert f["in_trick"] * 3 == pytest.approx(len(seen.trick))
+        assert list(np.flatnonzero(f["led"])) == [led] and f["leading"] == 0
+        assert list(np.flatnonzero(f["follows"])) == [c for c in seen.hand if c & 3 == led]
+        checked_follows += 1
+    assert checked_follows > 50 and checked_leads > 10
+
+
+def test_features_rebuild_from_their_plain_data_and_refuse_unknown_sets():
+    env = bluff_envs.make("tarneeb", raw=True)
+    layout = GameInfo.of(env).layout
+    features = make_features("tarneeb", layout, ["card_play"])
+    again = Features.from_dict(features.to_dict())
+    x = np.asarray([obs for obs, _ in positions(40)[1]])
+    np.testing.assert_array_equal(again(x), features(x))
+    assert make_features("tarneeb", layout, []) is None
+    with pytest.raises(ValueError, match="tarneeb has no feature set 'masters' \\(it has: card_play\\)"):
+        make_features("tarneeb", layout, ["masters"])
+
+
+def test_the_frozen_policy_computes_what_the_sb3_policy_does_with_features():
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents.ppo.focus_extractor import FocusExtractor
+
+    env = bluff_envs.make("tarneeb", raw=True)
+    layout = GameInfo.of(env).layout
+    features = make_features("tarneeb", layout, ["card_play"])
+    torch.manual_seed(0)
+    policy = MaskableActorCriticPolicy(
+        env.observation_space("player_0")["observation"], env.action_space("player_0"), lambda _: 1e-3,
+        net_arch={"pi": [32], "vf": [8]}, activation_fn=torch.nn.Tanh, features_extractor_class=FocusExtractor,
+        features_extractor_kwargs={"left": [], "right": [], "features": features.to_dict()},
+    )
+    frozen = FrozenPolicy.from_sb3(policy, "tanh")
+    assert frozen.observation_size == layout.size and frozen.features is not None and frozen.focus is None
+    x = np.asarray([obs for obs, _ in positions(50)[1]])
+    with torch.no_grad():
+        expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(torch.as_tensor(x))))
+    np.testing.assert_allclose(frozen.logits(x), expected.numpy(), rtol=1e-4, atol=1e-5)
+    again = FrozenPolicy.from_arrays(frozen.to_arrays())  # as checkpoints and snapshots store it
+    np.testing.assert_allclose(again.logits(x), frozen.logits(x))
+    assert "card_play" in repr(again)
+
+
+def test_a_tarneeb_run_with_features_resumes_and_its_checkpoint_plays_as_trained(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import checkpoint
+    from agents.training.config import config_from_dict
+    from agents.ppo.train import Trainer
+
+    config = config_from_dict({
+        "game": {"name": "tarneeb", "options": {"episode": "deal"}},
+        "total_steps": 512,
+        "num_envs": 2,
+        "ppo": {"n_steps": 128, "batch_size": 128, "n_epochs": 1},
+        "network": {"pi": [16], "vf": [16], "features": ["card_play"]},
+        "opponents": {"fixed": ["rule_based"], "snapshot_every": 256},  # snapshots play with the features too
+        "eval": {"every": 0, "deals": 1, "opponents": ["rule_based"]},
+        "checkpoint": {"every": 256},
+        "warm_start": {"teacher": "rule_based", "decisions": 200, "epochs": 1, "dagger_rounds": 1},
+    })
+    Trainer(config, tmp_path, resume=False, echo=lambda line: None).run()
+    final = Trainer(config.replace(total_steps=768), tmp_path, resume=True, echo=lambda line: None).run()
+    assert checkpoint.read_metadata(final)["num_timesteps"] >= 768
+    assert checkpoint.read_metadata(final)["network"]["features"] == ["card_play"]
+    env = bluff_envs.make("tarneeb", raw=True, episode="deal")
+    agent = make_agent(f"ppo:{final}", GameInfo.of(env), 0)
+    assert agent.policy.features is not None
+    model = MaskablePPO.load(final, device="cpu")
+    env.reset(seed=11)
+    for _ in range(60):
+        if any(env.terminations.values()):
+            break
+        obs = env.observe(env.agent_selection)
+        expected, _ = model.predict(obs["observation"], action_masks=obs["action_mask"].astype(bool), deterministic=True)
+        assert agent.act(obs) == int(expected)
+        env.step(int(expected))

@@ -1,0 +1,85 @@
+"""The opponent pool: membership, the three sampling strategies, results and saving."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.ppo.frozen_policy import FrozenPolicy
+from agents.training.pool import OpponentPool, Opponents, score_of
+from agents.base import GameInfo
+import bluff_envs
+
+
+def policy(seed: int) -> FrozenPolicy:
+    rng = np.random.default_rng(seed)
+    return FrozenPolicy([rng.normal(size=(5, 4)), rng.normal(size=(4, 3))], [np.zeros(4), np.zeros(3)])
+
+
+def test_uniform_gives_every_member_the_same_chance():
+    pool = OpponentPool(["random", "honest"], "uniform")
+    pool.add_snapshot(policy(0), 100)
+    assert pool.probabilities() == pytest.approx([1 / 3] * 3)
+
+
+def test_latest_favours_the_newest_snapshot():
+    pool = OpponentPool(["random"], "latest", latest_share=0.6)
+    assert pool.probabilities() == pytest.approx([1.0])  # no snapshot yet
+    pool.add_snapshot(policy(0), 100)
+    pool.add_snapshot(policy(1), 200)
+    assert [m.id for m in pool.members] == ["random", "snapshot@100", "snapshot@200"]
+    assert pool.probabilities() == pytest.approx([0.2, 0.2, 0.6])
+
+
+def test_pfsp_draws_most_the_members_the_learner_does_worst_against():
+    pool = OpponentPool(["random", "honest", "counter"], "pfsp", pfsp_power=2.0)
+    assert pool.probabilities() == pytest.approx([1 / 3] * 3)  # no results: all alike
+    for _ in range(10):
+        pool.record(["random"], +1.0)  # always beaten
+        pool.record(["honest", "honest"], -1 / 3)  # never beaten (counted once per game)
+        pool.record(["counter"], 0.0)  # draws
+    assert pool.score("random") == 1.0 and pool.score("honest") == 0.0 and pool.score("counter") == 0.5
+    assert pool.games("honest") == 10
+    p = pool.probabilities()
+    assert p[1] > p[2] > p[0] > 0  # the floor keeps the beaten member in play
+    assert p.sum() == pytest.approx(1.0)
+    assert [score_of(r) for r in (0.5, 0.0, -1.0)] == [1.0, 0.5, 0.0]
+
+
+def test_old_snapshots_leave_beyond_the_limit():
+    pool = OpponentPool(["random"], "uniform", max_snapshots=2)
+    for step in (100, 200, 300):
+        pool.add_snapshot(policy(step), step)
+    assert [m.id for m in pool.members] == ["random", "snapshot@200", "snapshot@300"]
+    pool.record(["snapshot@100"], 1.0)  # results for a member gone are dropped
+    assert "snapshot@100" not in pool.results
+
+
+def test_the_pool_saves_and_restores_members_and_results():
+    pool = OpponentPool(["random", "honest"], "pfsp")
+    pool.add_snapshot(policy(7), 700)
+    pool.record(["honest"], -1.0)
+    pool.record(["snapshot@700"], 1.0)
+    text, arrays = pool.state()
+    again = OpponentPool(["random"], "pfsp")
+    again.load_state(text, arrays)
+    assert [m.id for m in again.members] == ["random", "honest", "snapshot@700"]
+    assert again.probabilities() == pytest.approx(pool.probabilities())
+    x = np.linspace(0, 1, 5, dtype=np.float32)
+    assert np.array_equal(again.members[2].policy.logits(x), pool.members[2].policy.logits(x))
+
+
+def test_an_environment_copy_draws_by_the_probabilities():
+    game = GameInfo.of(bluff_envs.make("i_doubt_it", raw=True))
+    pool = OpponentPool(["random", "honest"], "uniform")
+    table = Opponents(game, {"members": pool.members, "probabilities": [0.25, 0.75]}, np.random.default_rng(0))
+    drawn = [table.draw().id for _ in range(4000)]
+    assert drawn.count("honest") / len(drawn) == pytest.approx(0.75, abs=0.03)
+    assert table.agent(pool.members[1], 2) is table.agent(pool.members[1], 2)  # kept per seat
+
+
+def test_bad_pool_settings_are_rejected():
+    with pytest.raises(ValueError, match="sampling 'best'"):
+        OpponentPool(["random"], "best")
+    with pytest.raises(ValueError, match="listed twice"):
+        OpponentPool(["random", "random"])
