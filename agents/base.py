@@ -92,5 +92,16 @@ def require_legal(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
     return mask
 
 
+GREEDY = "@greedy"  # the suffix of a learned agent's spec that asks for its most likely action
+
+
+def play_mode(location: str) -> tuple[str, bool]:
+    """``"<path>@greedy"`` -> ``("<path>", True)``; anything else plays the policy's mixed
+    strategy (``False``): in a bluffing game a pure strategy is exploitable by construction."""
+    if location.endswith(GREEDY):
+        return location[: -len(GREEDY)], True
+    return location, False
+
+
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:
     return np.flatnonzero(observation["action_mask"])

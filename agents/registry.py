@@ -11,6 +11,7 @@ import importlib.util
 from collections.abc import Callable
 
 from agents.base import Agent, GameInfo
+from bluff_envs.registry import GAMES
 from agents.random_agent import RandomAgent
 
 _HEURISTICS: dict[str, dict[str, type[Agent]]] = {}
@@ -19,13 +20,7 @@ _LOADERS: dict[str, str] = {
     "ppo": "agents.ppo.agent:load",
     "rllib": "agents.rllib.agent:load",
 }
-# heuristic modules per game, imported on first use
-_HEURISTIC_MODULES = {
-    "i_doubt_it": "agents.heuristics.i_doubt_it",
-    "believe_it_or_not": "agents.heuristics.believe_it_or_not",
-    "seven_spades": "agents.heuristics.seven_spades",
-    "tarneeb": "agents.heuristics.tarneeb",
-}
+HEURISTICS_PACKAGE = "agents.heuristics"  # a game's heuristics: agents.heuristics.<game>, imported on first use
 
 
 def register(game: str, name: str) -> Callable[[type[Agent]], type[Agent]]:
@@ -45,9 +40,10 @@ def register_loader(prefix: str, target: str) -> None:
 
 def heuristics(game: str) -> dict[str, type[Agent]]:
     """The heuristic agents of ``game`` by spec name."""
-    module = _HEURISTIC_MODULES.get(game)
-    if module is not None and importlib.util.find_spec(module) is not None:
-        importlib.import_module(module)
+    if game in GAMES:
+        module = f"{HEURISTICS_PACKAGE}.{game}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
     return dict(_HEURISTICS.get(game, {}))
 
 

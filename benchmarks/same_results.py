@@ -86,7 +86,11 @@ def training_digest(out: Path) -> str:
 
     newest = max(run.rglob("*.zip"), key=lambda p: p.stat().st_mtime)
     with zipfile.ZipFile(newest) as archive:
-        state = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
+        names = archive.namelist()
+        if "bluff_envs/model.pt" in names:  # the pickle-free checkpoint: the policy's state dict
+            state = torch.load(io.BytesIO(archive.read("bluff_envs/model.pt")), weights_only=True)["policy"]
+        else:  # SB3's own zip (format 1)
+            state = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
     digest = hashlib.sha256()
     for name in sorted(state):
         digest.update(name.encode())

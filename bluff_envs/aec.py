@@ -106,7 +106,9 @@ class CardGameEnv(AECEnv):
             self._finish()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
+        seat = self._seat.get(agent)
+        if seat is None or self.state is None:
+            self._misuse("observe", agent)
         if agent == self.agent_selection and not self.state.is_over:
             mask = self._current_mask().copy()
         else:
@@ -114,15 +116,21 @@ class CardGameEnv(AECEnv):
         return {"observation": self.view.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if self.state is None:
+            self._misuse("step", None)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if type(action) is not int:
+            if action is None:  # a None step only removes an agent whose game is over
+                self._reject(agent, None)
+            action = action_id(action)
         legal = self._legal if not self._legal_stale else self._current_legal()
-        if action not in legal or not isinstance(action, (int, np.integer)):
+        if action not in legal:
             self._reject(agent, action)
         state = self.state
-        events = state.apply(int(action))
+        events = state.apply(action)
         if events:
             self.view.record(events)
         self._legal_stale = True
@@ -132,6 +140,11 @@ class CardGameEnv(AECEnv):
             self.agent_selection = self.possible_agents[state.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True):
+        if self.state is None:
+            self._misuse("last", None)
+        return super().last(observe)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -198,11 +211,16 @@ class CardGameEnv(AECEnv):
             self._mask, self._mask_source = mask, legal
         return self._mask
 
-    def _reject(self, agent: str, action: Any) -> None:
+    def _reject(self, agent: str, action: int | None) -> None:
         names = self.game.action_names
         allowed = ", ".join(f"{a} ({names[a]})" for a in self._current_legal())
-        shown = f"{int(action)} ({names[int(action)]})" if action in range(len(names)) else repr(action)
+        shown = f"{action} ({names[action]})" if action is not None and 0 <= action < len(names) else str(action)
         raise ValueError(f"illegal action {shown} for {agent}; legal actions now: {allowed}")
+
+    def _misuse(self, method: str, agent: str | None) -> None:
+        if self.state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {method}()")
+        raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
 
     def _finish(self) -> None:
         state = self.state
@@ -225,6 +243,31 @@ class CardGameEnv(AECEnv):
         if options.get("deck") is None:
             return self.game.deck.shuffled(self._np_random)
         return getattr(self.game, "parse_deck", self.game.deck.parse)(options["deck"])
+
+
+_TORCH_INTEGERS = {f"torch.{k}" for k in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")}
+
+
+def action_id(action: Any) -> int:
+    """An action as an ``int``: from a Python or NumPy integer, or a 0-d integer array or tensor
+    (what ``predict`` returns). Bools, floats and anything else are a ``TypeError``: they are
+    never read as an action id."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"action {action!r} is a bool, not an action id; actions are integers")
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    dtype, ndim = getattr(action, "dtype", None), getattr(action, "ndim", None)
+    if ndim == 0 and dtype is not None:
+        if isinstance(action, np.ndarray) and action.dtype.kind in "iu":
+            return int(action)
+        if str(dtype) in _TORCH_INTEGERS:  # a 0-d integer tensor, without importing torch
+            return int(action.item())
+    shown = repr(action)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise TypeError(
+        f"action {shown} of type {type(action).__name__} is not an action id; actions are integers "
+        "(int, a NumPy integer, or a 0-d integer array or tensor)"
+    )
 
 
 def teams_of(game) -> tuple[tuple[int, ...], ...]:

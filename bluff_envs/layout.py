@@ -81,7 +81,9 @@ class ObservationLayout(Mapping):
         rows = []
         for name, sl in self._slices.items():
             scale = self._scales[name]
-            if np.ndim(scale):
+            if name in self._squashed:
+                scaled = f" (v / (v + {scale:g}))"
+            elif np.ndim(scale):
                 scaled = " (÷ per entry)"
             else:
                 scaled = f" (÷{scale:g})" if scale != 1.0 else ""

@@ -1,8 +1,10 @@
 """Agents trained by ``bluff train``: the spec ``ppo:<checkpoint.zip or run directory>``.
 
-The checkpoint's policy plays through numpy (no PyTorch needed) and picks the legal action with
-the highest probability, so a ``ppo:`` agent is deterministic. A checkpoint trained on another
-game, env version or options is refused with a ``ValueError`` that names the difference.
+The checkpoint's policy plays through numpy (no PyTorch needed) and, by default, samples its
+mixed strategy (the masked softmax) with the agent's seeded generator, so a ``ppo:`` agent is
+reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
+legal action instead. A checkpoint trained on another game, env version or options is refused
+with a ``ValueError`` that names the difference.
 """
 
 from __future__ import annotations
@@ -11,19 +13,19 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, GameInfo, check_policy_fits, require_legal
+from agents.base import GREEDY, Agent, GameInfo, check_policy_fits, play_mode, require_legal
 from agents.ppo import checkpoint
 from agents.ppo.frozen_policy import FrozenPolicy
 
 
 class PPOAgent(Agent):
-    """A frozen MaskablePPO policy. ``sample=True`` draws from the masked softmax (with this
-    agent's seeded generator) instead of taking the most likely action: that is how self-play
-    snapshots play while the learner trains."""
+    """A frozen MaskablePPO policy. ``sample=True`` (the default) draws from the masked softmax
+    with this agent's seeded generator, as self-play snapshots and the learner itself play;
+    ``sample=False`` takes the most likely legal action."""
 
     name = "ppo"
 
-    def __init__(self, game: GameInfo, policy: FrozenPolicy, seed: int | None = None, *, sample: bool = False, name: str = "ppo"):
+    def __init__(self, game: GameInfo, policy: FrozenPolicy, seed: int | None = None, *, sample: bool = True, name: str = "ppo"):
         super().__init__(game, seed)
         check_policy_fits(game, policy.observation_size, policy.num_actions)
         self.policy = policy
@@ -43,9 +45,11 @@ class PPOAgent(Agent):
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
     """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its newest
     checkpoint). ``ValueError`` if it was trained for another game, version or options."""
-    if not path:
+    location, greedy = play_mode(path)
+    if not location:
         raise ValueError("spec 'ppo:<path>' needs a checkpoint path, e.g. ppo:runs/i_doubt_it/checkpoints/step_0000100000.zip")
-    file = checkpoint.resolve(path)
+    file = checkpoint.resolve(location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
-    return PPOAgent(game, checkpoint.read_policy(file), seed, name=f"ppo:{Path(path)}")
+    name = f"ppo:{Path(location)}" + (GREEDY if greedy else "")
+    return PPOAgent(game, checkpoint.read_policy(file), seed, sample=not greedy, name=name)

@@ -1,17 +1,21 @@
-"""Checkpoints: an SB3 ``MaskablePPO`` zip with what it takes to trust and to play it.
+"""Checkpoints: a zip of JSON, NumPy arrays and tensors — nothing in it is unpickled.
 
-A checkpoint is the zip that ``model.save`` writes (enough to resume training), with a
-``bluff_envs/`` folder added inside it:
+A checkpoint holds, in its ``bluff_envs/`` folder:
 
 * ``metadata.json``: the game, its env version and options, the action names, the observation
   layout (field names and sizes), the network, the step count, the training config and the
   library versions;
 * ``policy.npz``: the actor frozen into numpy arrays (:class:`FrozenPolicy`), so that a
-  ``ppo:<checkpoint>`` agent plays without PyTorch;
+  ``ppo:<checkpoint>`` agent plays without PyTorch (read with ``allow_pickle=False``);
+* ``model.pt``: what resuming needs: the SB3 policy's and its optimizer's state dicts and the
+  torch generator's state, plain tensors and numbers read back with
+  ``torch.load(weights_only=True)``; ``training.json``: the step and update counters;
 * ``pool.json`` / ``pool.npz``: the self-play opponent pool, for resuming.
 
-SB3 ignores the extra files when it loads the zip. Checkpoints are written to a temporary file
-and renamed, so an interrupted save never leaves a broken "latest" checkpoint behind.
+Checkpoints are written to a temporary file and renamed, so an interrupted save never leaves a
+broken "latest" checkpoint behind. Checkpoints of the first format (``.../1``: SB3's own
+``model.save`` zip, which pickles) still play; resuming from one unpickles it and needs the
+trust switch (:mod:`agents.trust`), after which the run continues in this format.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ import bluff_envs
 from agents.base import GameInfo
 from agents.ppo.frozen_policy import FrozenPolicy
 
-FORMAT = "bluff_envs.ppo_checkpoint/1"
+FORMAT = "bluff_envs.ppo_checkpoint/2"
+LEGACY_FORMAT = "bluff_envs.ppo_checkpoint/1"  # SB3's pickling zip: plays, resumes only if trusted
 FOLDER = "bluff_envs/"
 CHECKPOINTS = "checkpoints"  # inside a run directory
 _LIBRARIES = ("bluff_envs", "numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")
@@ -69,7 +74,7 @@ def library_versions() -> dict[str, str]:
 
 def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkpoint") -> None:
     """``ValueError`` naming every difference between what ``source`` was trained on and ``game``."""
-    if meta.get("format") != FORMAT:
+    if meta.get("format") not in (FORMAT, LEGACY_FORMAT):
         raise ValueError(f"{source} is not a bluff_envs PPO checkpoint (format {meta.get('format')!r}, expected {FORMAT!r})")
     if meta["game"] != game.name:
         raise ValueError(f"{source} was trained on {meta['game']!r} and cannot play {game.name!r}")
@@ -94,6 +99,8 @@ def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkp
 
 def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: dict[str, bytes] | None = None) -> Path:
     """Save ``model`` with ``meta`` (completed with format, steps, versions, time) and ``policy``."""
+    import torch
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -103,16 +110,66 @@ def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: 
         "versions": library_versions(),
         "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+    state = io.BytesIO()
+    torch.save(
+        {"policy": model.policy.state_dict(), "optimizer": model.policy.optimizer.state_dict(),
+         "torch_rng": torch.get_rng_state()},
+        state,
+    )
+    counters = {"num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates),
+                "episode_num": int(model._episode_num)}
     tmp = path.with_name(path.name + ".tmp")
-    model.save(tmp)  # SB3 appends ".zip" to a path without that suffix
-    written = tmp if tmp.exists() else tmp.with_name(tmp.name + ".zip")
-    with zipfile.ZipFile(written, "a") as archive:
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(FOLDER + "metadata.json", json.dumps(meta, indent=2))
         archive.writestr(FOLDER + "policy.npz", npz_bytes(policy.to_arrays()))
+        archive.writestr(FOLDER + "model.pt", state.getvalue())
+        archive.writestr(FOLDER + "training.json", json.dumps(counters))
         for name, data in (extra or {}).items():
             archive.writestr(FOLDER + name, data)
-    os.replace(written, path)
+    os.replace(tmp, path)
     return path
+
+
+def restore(model, path: Path) -> None:
+    """Load a checkpoint's weights, optimizer state, generator state and counters into
+    ``model`` (a MaskablePPO built from the same config), reading tensors only."""
+    import pickle
+
+    import torch
+
+    meta = read_metadata(path)
+    if meta.get("format") == LEGACY_FORMAT:
+        raise ValueError(f"{path} is a checkpoint of the old format: resume it with legacy_model()")
+    try:
+        state = torch.load(io.BytesIO(read_extra(path, "model.pt")), map_location="cpu", weights_only=True)
+        counters = json.loads(read_extra(path, "training.json"))
+        model.policy.load_state_dict(state["policy"])
+        model.policy.optimizer.load_state_dict(state["optimizer"])
+        torch.set_rng_state(state["torch_rng"])
+        model.num_timesteps = int(counters["num_timesteps"])
+        model._n_updates = int(counters["n_updates"])
+        model._episode_num = int(counters["episode_num"])
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} cannot be resumed: its training state is damaged or foreign ({_short(error)})") from None
+
+
+def legacy_model(path: Path, venv):
+    """A MaskablePPO from a checkpoint of the first format (SB3's pickling zip): only with trust."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.trust import require_pickle_trust
+
+    require_pickle_trust(f"checkpoint {path} (the old format, SB3's model.save zip)")
+    return MaskablePPO.load(path, env=venv, device="cpu")
+
+
+def is_legacy(path: Path) -> bool:
+    return read_metadata(path).get("format") == LEGACY_FORMAT
+
+
+def _short(error: Exception, limit: int = 200) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
@@ -147,12 +204,25 @@ def latest(run_dir: Path) -> Path | None:
 
 
 def read_metadata(path: Path) -> dict[str, Any]:
-    return json.loads(read_extra(path, "metadata.json"))
+    try:
+        meta = json.loads(read_extra(path, "metadata.json"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: its metadata.json is not JSON ({_short(error)})") from None
+    missing = [k for k in REQUIRED_METADATA if not isinstance(meta, dict) or k not in meta]
+    if missing:
+        raise ValueError(f"{path}: its metadata.json lacks {', '.join(missing)}; it is not a bluff_envs PPO checkpoint")
+    return meta
+
+
+REQUIRED_METADATA = ("format", "game", "env_version", "options", "action_names", "observation_layout", "num_timesteps")
 
 
 def read_policy(path: Path) -> FrozenPolicy:
-    with np.load(io.BytesIO(read_extra(path, "policy.npz"))) as arrays:
-        return FrozenPolicy.from_arrays(dict(arrays))
+    try:
+        with np.load(io.BytesIO(read_extra(path, "policy.npz")), allow_pickle=False) as arrays:
+            return FrozenPolicy.from_arrays(dict(arrays))
+    except ValueError as error:
+        raise ValueError(f"{path}: its policy.npz is damaged or not a policy ({_short(error)})") from None
 
 
 def read_extra(path: Path, name: str) -> bytes:

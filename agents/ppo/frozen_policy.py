@@ -2,8 +2,8 @@
 
 Opponent snapshots in the self-play pool and ``ppo:<checkpoint>`` agents both play through
 :class:`FrozenPolicy`. For one observation at a time a small numpy MLP is several times faster
-than a torch forward pass, and its weights pickle in a few hundred kilobytes, so snapshots travel
-to subprocess environments cheaply and checkpoints play without loading PyTorch at all.
+than a torch forward pass, and its weights are a few hundred kilobytes of plain arrays, so
+snapshots travel to subprocess environments cheaply and checkpoints play without PyTorch.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class FrozenPolicy:
             raise ValueError("a frozen policy needs one bias per weight matrix and at least one layer")
         self.weights = [np.ascontiguousarray(w, np.float32) for w in weights]
         self.biases = [np.ascontiguousarray(b, np.float32) for b in biases]
+        _check_layers(self.weights, self.biases)
         self.activation = activation
         # focus features (agents.training.focus) computed from the observation before the MLP
         self.focus = None if focus is None or not len(focus[0]) else tuple(np.asarray(f, np.int64) for f in focus)
@@ -126,12 +127,31 @@ class FrozenPolicy:
         return f"FrozenPolicy({'-'.join(map(str, sizes))}, {self.activation}{focus}{features})"
 
 
+def _check_layers(weights: list[np.ndarray], biases: list[np.ndarray]) -> None:
+    """Shapes that chain, and finite numbers: a damaged policy fails when loaded, not at its
+    first decision."""
+    width = None
+    for i, (w, b) in enumerate(zip(weights, biases)):
+        if w.ndim != 2 or b.shape != (w.shape[1],) or (width is not None and w.shape[0] != width):
+            raise ValueError(
+                f"layer {i} of the policy has weights {w.shape} and biases {b.shape}, which do not chain "
+                f"(expected ({width if width is not None else 'in'}, out) and (out,))"
+            )
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"layer {i} of the policy holds NaN or infinite weights")
+        width = w.shape[1]
+
+
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0, out=x)
 
 
 def _split(arrays):
     count = sum(1 for key in arrays if key.startswith("w"))
+    needed = ["activation", *(f"{k}{i}" for i in range(count) for k in "wb")]
+    missing = [key for key in needed if key not in arrays]
+    if missing or not count:
+        raise ValueError(f"policy arrays lack {', '.join(missing) or 'every layer (w0, b0, …)'}")
     weights = [np.asarray(arrays[f"w{i}"]) for i in range(count)]
     biases = [np.asarray(arrays[f"b{i}"]) for i in range(count)]
     focus = (np.asarray(arrays["focus_left"]), np.asarray(arrays["focus_right"])) if "focus_left" in arrays else None

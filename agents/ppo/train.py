@@ -38,7 +38,7 @@ from agents.training.config import TrainConfig, config_from_dict
 from agents.training.evaluate import EvalResult, evaluate
 from agents.ppo.frozen_policy import FrozenPolicy
 from agents.training.pool import OpponentPool
-from agents.training.run_dir import RunDirError, prepare_run_dir  # noqa: F401 - RunDirError is part of this API
+from agents.training.run_dir import RunDirectoryError, claim_run_dir  # noqa: F401 - the error is part of this API
 
 RECENT_GAMES = 500  # self-play results shown in the progress line and TensorBoard
 PROGRESS_EVERY_S = 15.0
@@ -60,8 +60,11 @@ class Trainer:
     def __init__(self, config: TrainConfig, run_dir: Path, *, resume: bool, echo: Callable[[str], None]):
         self.run_dir = run_dir
         self.echo = echo
-        self.config = prepare_run_dir(run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
-                                      latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE)
+        # one writer per run directory, until run() ends
+        self._lock, self.config = claim_run_dir(
+            run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
+            latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE,
+        )
         self.resume_from = checkpoint.latest(run_dir) if resume else None
         c = self.config
         import bluff_envs
@@ -104,7 +107,6 @@ class Trainer:
 
     def run(self) -> Path:
         import torch
-        from sb3_contrib import MaskablePPO
 
         c = self.config
         torch.set_num_threads(c.torch_threads)
@@ -120,8 +122,12 @@ class Trainer:
         session = self._log_session(steps_done, env_seed)
         venv = self._make_vec_env(env_seed)
         try:
-            if self.resume_from is not None:
-                model = MaskablePPO.load(self.resume_from, env=venv, device="cpu")
+            if self.resume_from is not None and checkpoint.is_legacy(self.resume_from):
+                model = checkpoint.legacy_model(self.resume_from, venv)  # only with the trust switch
+                self.say(f"resuming from {self.resume_from.name} (old format, trusted) at step {model.num_timesteps:,}")
+            elif self.resume_from is not None:
+                model = self._new_model(venv)
+                checkpoint.restore(model, self.resume_from)
                 self.say(f"resuming from {self.resume_from.name} at step {model.num_timesteps:,}")
             else:
                 model = self._new_model(venv)
@@ -151,6 +157,7 @@ class Trainer:
                 venv.close()
             except (EOFError, BrokenPipeError, ConnectionError):
                 pass
+            self._lock.close()
 
     def _warm_start(self, model) -> None:
         from agents.training.learner_env import LearnerEnv
@@ -267,7 +274,7 @@ class Trainer:
         import io
 
         text = checkpoint.read_extra(path, "pool.json").decode()
-        with np.load(io.BytesIO(checkpoint.read_extra(path, "pool.npz"))) as arrays:
+        with np.load(io.BytesIO(checkpoint.read_extra(path, "pool.npz")), allow_pickle=False) as arrays:
             self.pool.load_state(text, dict(arrays))
 
     def evaluate(self, model, final: bool = False) -> EvalResult:

@@ -18,6 +18,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper, VecMonitor
 
 import bluff_envs
+from agents.registry import HEURISTICS_PACKAGE
 from agents.training.learner_env import LearnerEnv
 
 VEC_ENVS = ("subproc", "dummy")
@@ -92,9 +93,9 @@ def make_vec_env(
 def _preload_forkserver(game: str) -> None:
     """Import the heavy modules once in the fork server, so that each worker forks from it
     ready to run instead of importing PyTorch and SB3 on its own (seconds per worker)."""
-    env_module = bluff_envs.game_module(game).__name__
-    modules = ["stable_baselines3.common.vec_env.subproc_vec_env", "agents.training.learner_env", env_module]
-    heuristics = "agents.heuristics." + env_module.removeprefix("bluff_envs.").removesuffix("_v0")
+    key = bluff_envs.game_key(game)
+    modules = ["stable_baselines3.common.vec_env.subproc_vec_env", "agents.training.learner_env", bluff_envs.GAMES[key]]
+    heuristics = f"{HEURISTICS_PACKAGE}.{key}"
     if importlib.util.find_spec(heuristics) is not None:
         modules.append(heuristics)
     multiprocessing.set_forkserver_preload(modules)

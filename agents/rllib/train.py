@@ -32,7 +32,7 @@ from agents.base import GameInfo
 from agents.rllib import checkpoint
 from agents.rllib.checkpoint import MODULE_ID
 from agents.rllib.config import RLlibTrainConfig, config_from_dict
-from agents.training.run_dir import prepare_run_dir
+from agents.training.run_dir import claim_run_dir
 
 PROGRESS_EVERY_S = 15.0
 RESUME_MAY_CHANGE = ("total_steps", "env_runners.num_env_runners", "ray.address", "ray.num_cpus", "eval.workers")
@@ -88,8 +88,11 @@ class RLlibTrainer:
     def __init__(self, config: RLlibTrainConfig, run_dir: Path, *, resume: bool, echo: Callable[[str], None] = print):
         self.run_dir = Path(run_dir)
         self.echo = echo
-        self.config = prepare_run_dir(self.run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
-                                      latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE)
+        # one writer per run directory, until run() ends
+        self._lock, self.config = claim_run_dir(
+            self.run_dir, config, resume, reload=lambda data, source: config_from_dict(data, source=source),
+            latest_checkpoint=checkpoint.latest, may_change=RESUME_MAY_CHANGE,
+        )
         self.resume_from = checkpoint.latest(self.run_dir) if resume else None
         import bluff_envs
 
@@ -127,6 +130,9 @@ class RLlibTrainer:
         try:
             algo = ppo_config(c).build_algo()
             if self.resume_from is not None:
+                from agents.trust import require_pickle_trust
+
+                require_pickle_trust(f"RLlib checkpoint {self.resume_from}")  # RLlib's state is pickled
                 algo.restore_from_path(str(self.resume_from.resolve()))
                 self.say(f"resuming from {self.resume_from.name} at step {steps:,}")
             else:
@@ -143,6 +149,7 @@ class RLlibTrainer:
                 algo.stop()
             if own_ray:
                 ray.shutdown()
+            self._lock.close()
         evaluation = self._evaluate(final, steps)
         (self.run_dir / "result.json").write_text(json.dumps(
             {"final_checkpoint": str(final), "steps": steps, "steps_per_second": self.steps_per_second,

@@ -17,6 +17,8 @@ import yaml
 import bluff_envs
 from agents import GameInfo, make_agent
 
+from experiments.commands import trust_pickle_option
+
 QUIT = ("q", "quit", "exit")
 
 
@@ -135,6 +137,7 @@ def play(game: str, options: dict, opponents: list[str], seat: int | None, seed:
 
 
 @click.command("play")
+@trust_pickle_option
 @click.argument("game")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
               help="A game option (repeatable), e.g. -o num_players=3 -o last_play_checked=false.")

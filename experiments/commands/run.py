@@ -7,8 +7,11 @@ from pathlib import Path
 
 import click
 
+from experiments.commands import trust_pickle_option
+
 
 @click.command("run")
+@trust_pickle_option
 @click.argument("experiment_path", metavar="EXPERIMENT.yaml", type=click.Path(dir_okay=False))
 @click.option("--out", "run_dir", type=click.Path(file_okay=False),
               help="Run directory (default runs/<name>). If it holds this experiment, the run resumes.")

@@ -7,8 +7,11 @@ import click
 from experiments.tournament.config import ConfigError, TournamentConfig
 from experiments.tournament.runner import RunDirectoryError, default_run_dir, run_tournament
 
+from experiments.commands import trust_pickle_option
+
 
 @click.command("tournament")
+@trust_pickle_option
 @click.argument("config_path", metavar="CONFIG.yaml")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the config's, else all cores).")

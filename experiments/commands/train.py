@@ -7,8 +7,11 @@ from pathlib import Path
 
 import click
 
+from experiments.commands import trust_pickle_option
+
 
 @click.command("train")
+@trust_pickle_option
 @click.argument("config_path", metavar="CONFIG.yaml", type=click.Path(dir_okay=False))
 @click.option("--out", "run_dir", type=click.Path(file_okay=False), help="Run directory (default runs/train/<config>_seed<seed>).")
 @click.option("--resume", is_flag=True, help="Continue the run in the run directory from its newest checkpoint.")

@@ -25,22 +25,26 @@ from typing import Any
 
 import yaml
 
+from agents.training.run_dir import RunDirectoryError, exclusive
 from experiments.study.config import Experiment, trained_agent_spec
-
-
-class RunDirectoryError(ValueError):
-    """The run directory holds another experiment."""
 
 
 def run_experiment(experiment: Experiment, run_dir: str | Path, *, workers: int | None = None,
                    progress: bool = True, echo: Callable[[str], None] = print) -> dict[str, Any]:
-    """Train what needs training, hold every tournament, write the report; returns the summary."""
+    """Train what needs training, hold every tournament, write the report; returns the summary.
+    One writer at a time: a second run on the same directory is a ``RunDirectoryError``."""
+    run_dir = Path(run_dir)
+    with exclusive(run_dir):
+        return _run(experiment, run_dir, workers, progress, echo)
+
+
+def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: bool,
+         echo: Callable[[str], None]) -> dict[str, Any]:
     from agents.ppo import checkpoint
     from agents.ppo.train import Trainer
     from experiments.study.report import write_report
     from experiments.tournament.runner import run_tournament
 
-    run_dir = Path(run_dir)
     _claim(run_dir, experiment)
     _log_session(run_dir, experiment)
     started = time.perf_counter()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import platform
-from contextlib import contextmanager
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -18,12 +17,9 @@ from typing import Any
 
 from experiments.tournament.config import TournamentConfig
 from agents.arena.executor import Executor, batches_of, make_executor
+from agents.training.run_dir import RunDirectoryError, exclusive
 from experiments.tournament.report import build_summary, print_table, write_report
 from experiments.tournament.results import ResultsFile
-
-
-class RunDirectoryError(ValueError):
-    """The run directory holds results of a different tournament."""
 
 
 def default_run_dir(config: TournamentConfig) -> Path:
@@ -38,7 +34,7 @@ def run_tournament(config: TournamentConfig, run_dir: str | Path | None = None, 
     the config names (tests inject one)."""
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(config)
     run_dir.mkdir(parents=True, exist_ok=True)
-    with _exclusive(run_dir):
+    with exclusive(run_dir):
         return _run(config, run_dir, workers, executor, progress, report, console)
 
 
@@ -77,23 +73,6 @@ def _play(todo, total, done, executor, results, config, progress) -> None:
         for lines in executor.run(batches):
             results.append(lines)
             bar.update(len(lines))
-
-
-@contextmanager
-def _exclusive(run_dir: Path):
-    """One run at a time per directory. A POSIX record lock belongs to this process alone (not
-    to forked workers) and goes with it, however it ends."""
-    try:
-        import fcntl
-    except ImportError:  # not on a POSIX system: no lock
-        yield
-        return
-    with (run_dir / ".lock").open("w") as lock:
-        try:
-            fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise RunDirectoryError(f"another run is writing to {run_dir}") from None
-        yield
 
 
 def _claim(run_dir: Path, config: TournamentConfig) -> None:

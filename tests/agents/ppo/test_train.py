@@ -13,7 +13,7 @@ import bluff_envs
 from agents import GameInfo, make_agent
 from agents.ppo import checkpoint
 from agents.training.config import config_from_dict
-from agents.ppo.train import RunDirError, SelfPlayCallback, Trainer
+from agents.ppo.train import RunDirectoryError, SelfPlayCallback, Trainer
 
 TINY = {
     "game": {"name": "i_doubt_it"},
@@ -79,11 +79,18 @@ def test_the_checkpoint_plays_as_a_ppo_agent_in_a_tournament(run):
     assert by_dir.policy.num_actions == 16
 
 
-def test_the_ppo_agent_chooses_as_maskable_ppo_does(run):
-    from sb3_contrib import MaskablePPO
+def restored_model(path, tmp_path):
+    """A MaskablePPO built from the run's config, with the checkpoint's weights restored."""
+    trainer = Trainer(config_from_dict({**TINY, "vec_env": "dummy"}), tmp_path / "restore", resume=False, echo=lambda line: None)
+    model = trainer._new_model(trainer._make_vec_env(0))
+    checkpoint.restore(model, path)
+    return model
 
-    model = MaskablePPO.load(run[1], device="cpu")
-    agent = make_agent(f"ppo:{run[1]}", game_info(), 0)
+
+def test_the_ppo_agent_chooses_as_maskable_ppo_does(run, tmp_path):
+    model = restored_model(run[1], tmp_path)
+    assert model.num_timesteps == checkpoint.read_metadata(run[1])["num_timesteps"]
+    agent = make_agent(f"ppo:{run[1]}@greedy", game_info(), 0)
     env = bluff_envs.make("i_doubt_it", raw=True)
     env.reset(seed=11)
     for _ in range(200):
@@ -112,7 +119,7 @@ def test_an_interrupted_run_resumes_and_continues_the_step_count(run, tmp_path, 
         Trainer(config, run_dir, resume=False, echo=lambda line: None).run()
     saved = checkpoint.latest(run_dir)
     assert checkpoint.read_metadata(saved)["num_timesteps"] == interrupt_at
-    with pytest.raises(RunDirError, match="--resume"):
+    with pytest.raises(RunDirectoryError, match="--resume"):
         Trainer(config, run_dir, resume=False, echo=lambda line: None)
     monkeypatch.setattr(SelfPlayCallback, "_on_step", original)
     final = Trainer(config, run_dir, resume=True, echo=lambda line: None).run()
@@ -124,7 +131,7 @@ def test_an_interrupted_run_resumes_and_continues_the_step_count(run, tmp_path, 
     steps = [int(float(v)) for v in _column(log, "time/total_timesteps")]
     assert steps[0] > interrupt_at and steps == sorted(steps)
     changed = config.replace(seed=99)
-    with pytest.raises(RunDirError, match="seed"):
+    with pytest.raises(RunDirectoryError, match="seed"):
         Trainer(changed, run_dir, resume=True, echo=lambda line: None)
 
 

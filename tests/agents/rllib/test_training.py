@@ -29,8 +29,18 @@ TINY = {
 }
 
 
+@pytest.fixture(scope="module", autouse=True)
+def trusted():
+    """These tests load the RLlib checkpoints they write themselves: trusted (RLlib pickles)."""
+    from agents.trust import trust_pickle
+
+    trust_pickle(True)
+    yield
+    trust_pickle(False)
+
+
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory, ray_instance):
+def trained(tmp_path_factory, ray_instance, trusted):
     """Two RLlib iterations through `bluff train`, which dispatches on `algorithm: rllib`."""
     from click.testing import CliRunner
 
@@ -135,3 +145,19 @@ def test_resume_continues_the_step_count(trained, tmp_path):
 def test_config_errors_name_the_key(change, words):
     with pytest.raises(ValueError, match=words):
         config_from_dict({**TINY, **change})
+
+
+def test_without_the_trust_switch_an_rllib_checkpoint_is_refused_naming_the_risk(trained):
+    from agents.rllib.agent import _MODULES
+    from agents.trust import UntrustedFileError, trust_pickle
+
+    run, _ = trained
+    _MODULES.clear()
+    trust_pickle(False)
+    try:
+        env = bluff_envs.make("i_doubt_it", raw=True, num_players=3, max_turns=30)
+        with pytest.raises(UntrustedFileError, match="runs any code stored in the file.*BLUFF_TRUST_PICKLE=1"):
+            make_agent(f"rllib:{run}", GameInfo.of(env), 0)
+    finally:
+        trust_pickle(True)
+
