@@ -112,7 +112,8 @@ class LocalExecutor(Executor):
                 yield play_batch(batch)
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context())
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context(), initializer=exit_with_parent,
+                                             initargs=(os.getpid(),))
         pool = self._pool
 
         def finished(pending: list[Future]) -> tuple[list[Lines], list[Future]]:
@@ -140,6 +141,50 @@ class LocalExecutor(Executor):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def exit_with_parent(owner: int) -> None:
+    """In a worker: end when ``owner`` (the process that made the pool) dies, even by ``kill -9``,
+    which leaves it no chance to shut the pool down. A forked worker's parent is the owner:
+    Linux then delivers SIGTERM at once (``PR_SET_PDEATHSIG``). A worker from a fork server (or
+    on another system) watches the owner from a thread and leaves within a second of its death."""
+    import signal
+    import threading
+    import time
+
+    if os.getppid() == owner:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            if libc.prctl(1, int(signal.SIGTERM), 0, 0, 0) == 0:  # PR_SET_PDEATHSIG = 1
+                if os.getppid() != owner:  # the owner died before the call: nobody would tell us
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while not _gone(owner):
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-owner").start()
+
+
+def _gone(pid: int) -> bool:
+    """``pid`` no longer runs (it is gone, or a zombie waiting to be reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return False
 
 
 def make_executor(kind: str = "local", workers: int | None = None, address: str | None = None) -> Executor:

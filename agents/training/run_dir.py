@@ -17,6 +17,24 @@ class RunDirectoryError(ValueError):
     resume, …)."""
 
 
+def inside(root: Path, *names: str, what: str = "name") -> Path:
+    """``root / names[0] / …``, each name one plain path component taken from a config: never
+    empty, ``.``, ``..``, absolute, or holding a path separator, so the result stays in ``root``.
+    ``ValueError`` naming ``what`` otherwise."""
+    path = Path(root)
+    for name in names:
+        text = str(name)
+        if (not text or text in (".", "..") or "/" in text or "\\" in text or "\0" in text
+                or text.startswith("~") or Path(text).is_absolute()):
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise ValueError(
+                f"{what} {shown!r} cannot name a directory: it must be one plain name (letters, digits, "
+                "'_', '-', '.'), not a path, so that everything stays inside the run directory"
+            )
+        path = path / text
+    return path
+
+
 LOCK = ".lock"
 _HELD: set[Path] = set()  # run directories this process writes to (record locks do not see those)
 

@@ -27,11 +27,13 @@ def command(experiment_path, run_dir, workers, no_progress):
     from experiments.study.config import load_experiment
     from experiments.study.run import RunDirectoryError, run_experiment
 
+    from agents.training.run_dir import inside
+
     try:
         experiment = load_experiment(experiment_path)
+        out = Path(run_dir) if run_dir else inside(Path("runs"), experiment.name, what="experiment name")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    out = Path(run_dir) if run_dir else Path("runs") / experiment.name
     try:
         run_experiment(experiment, out, workers=workers, progress=not no_progress, echo=click.echo)
     except RunDirectoryError as error:

@@ -25,9 +25,9 @@ def command(config_path, workers, run_dir, no_progress):
     summary.json in the run directory and a table here."""
     try:
         config = TournamentConfig.load(config_path)
-    except ConfigError as error:
+        run_dir = run_dir or default_run_dir(config)
+    except ValueError as error:  # a ConfigError, or a name that is not a plain directory name
         raise click.ClickException(str(error)) from None
-    run_dir = run_dir or default_run_dir(config)
     click.echo(f"{config.name}: {len(config.tasks())} games -> {run_dir}", err=True)
     try:
         run_tournament(config, run_dir, workers=workers, progress=not no_progress)

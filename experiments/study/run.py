@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from agents.training.run_dir import RunDirectoryError, exclusive
+from agents.training.run_dir import RunDirectoryError, exclusive, inside
 from experiments.study.config import Experiment, trained_agent_spec
 
 
@@ -55,7 +55,7 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
         checkpoints = {}
         for agent, config in study.train.items():
             stage += 1
-            out = run_dir / study.game / "train" / agent
+            out = inside(run_dir, study.game, "train", agent, what="trained agent name")
             checkpoints[agent] = trained_agent_spec(run_dir, study.game, agent)
             if (out / "result.json").exists():
                 echo(f"[{stage}/{stages}] {study.game}: {agent} already trained")
@@ -68,7 +68,7 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
         echo(f"[{stage}/{stages}] {study.game}: tournament")
         config = study.tournament_config(checkpoints)
         tournaments[study.game] = run_tournament(
-            config, run_dir / study.game / "tournament", workers=workers or experiment.workers, progress=progress
+            config, inside(run_dir, study.game, "tournament", what="game name"), workers=workers or experiment.workers, progress=progress
         )
     summary = write_report(run_dir, experiment, tournaments)
     echo(f"report: {run_dir / 'report.md'} ({time.perf_counter() - started:.0f} s this session)")

@@ -17,13 +17,13 @@ from typing import Any
 
 from experiments.tournament.config import TournamentConfig
 from agents.arena.executor import Executor, batches_of, make_executor
-from agents.training.run_dir import RunDirectoryError, exclusive
+from agents.training.run_dir import RunDirectoryError, exclusive, inside
 from experiments.tournament.report import build_summary, print_table, write_report
 from experiments.tournament.results import ResultsFile
 
 
 def default_run_dir(config: TournamentConfig) -> Path:
-    return Path("runs") / "tournaments" / config.name
+    return inside(Path("runs") / "tournaments", config.name, what="tournament name")
 
 
 def run_tournament(config: TournamentConfig, run_dir: str | Path | None = None, *, workers: int | None = None,

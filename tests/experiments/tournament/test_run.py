@@ -155,3 +155,18 @@ def test_two_runs_cannot_write_to_one_directory(tmp_path, uninterrupted):
         holder.wait()
     run_tournament(config, run, workers=1, progress=False, report=False)
     assert (run / "results.jsonl").exists()
+
+
+@pytest.mark.parametrize("name", ["../../x", "/tmp/abs", "..", "a/b", "", "~root"])
+def test_a_name_from_a_config_never_leads_outside_the_run_directory(name):
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from agents.training.run_dir import inside
+    from experiments.tournament.runner import default_run_dir
+
+    with pytest.raises(ValueError, match="tournament name .* cannot name a directory: it must be one plain name"):
+        default_run_dir(SimpleNamespace(name=name))
+    with pytest.raises(ValueError, match="trained agent name"):
+        inside(Path("runs"), "i_doubt_it", "train", name, what="trained agent name")
+    assert inside(Path("runs"), "quick", "i_doubt_it.v2") == Path("runs/quick/i_doubt_it.v2")
