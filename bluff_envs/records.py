@@ -49,11 +49,43 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         """From :meth:`to_dict`'s output; keys that are not record fields are ignored (a line of
         a tournament's ``results.jsonl`` carries its game id next to the record)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a game record is a JSON object, not {type(data).__name__}")
         names = {f.name for f in fields(cls)}
         missing = sorted(n for n in names - set(data) if n != "agent_seeds")
         if missing:
             raise ValueError(f"game record lacks {', '.join(missing)}")
-        return cls(**{k: v for k, v in data.items() if k in names})
+        record = cls(**{k: v for k, v in data.items() if k in names})
+        problems = record.problems()
+        if problems:
+            raise ValueError("game record: " + "; ".join(problems[:5]))
+        return record
+
+    def problems(self) -> list[str]:
+        """What is malformed in this record's fields (types, counts), as short messages."""
+        def ints(values):
+            return isinstance(values, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+        checks = [
+            ("game", isinstance(self.game, str), "a game name"),
+            ("options", isinstance(self.options, dict), "a mapping of game options"),
+            ("seed", self.seed is None or (isinstance(self.seed, int) and not isinstance(self.seed, bool)), "an integer or null"),
+            ("deck", isinstance(self.deck, list) and all(isinstance(c, str) for c in self.deck), "a list of card strings"),
+            ("seats", isinstance(self.seats, list) and all(isinstance(s, str) for s in self.seats), "a list of agent specs"),
+            ("actions", ints(self.actions), "a list of action ids"),
+            ("rewards", isinstance(self.rewards, list) and all(isinstance(r, (int, float)) and not isinstance(r, bool)
+                                                               for r in self.rewards), "a list of numbers"),
+            ("steps", isinstance(self.steps, int) and isinstance(self.actions, list) and self.steps == len(self.actions),
+             "the number of actions"),
+            ("truncated", isinstance(self.truncated, bool), "true or false"),
+            ("agent_seeds", self.agent_seeds is None or ints(self.agent_seeds), "a list of seeds or null"),
+        ]
+        out = []
+        for name, ok, allowed in checks:
+            if not ok:
+                shown = repr(getattr(self, name))
+                out.append(f"{name}={shown if len(shown) <= 40 else shown[:37] + '...'} is not {allowed}")
+        return out
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -120,9 +152,12 @@ def replay_steps(record: GameRecord, render_mode: str | None = None) -> Iterator
             continue
         if index == len(record.actions):
             raise ReplayError(f"the record ends after {index} actions but the game goes on ({agent} to act)")
-        action = int(record.actions[index])
+        action = _recorded_action(record, index, names)
         yield ReplayStep(index, agent, seat[agent], action, names[action], env)
-        env.step(action)
+        try:
+            env.step(action)
+        except ValueError as error:
+            raise ReplayError(f"action {index} of the record is not legal there: {error}") from None
         index += 1
     if index != len(record.actions):
         raise ReplayError(f"the game ended after {index} actions; the record has {len(record.actions)}")
@@ -155,7 +190,9 @@ def replay_rules(record: GameRecord) -> Iterator[RulesStep]:
     for index, action in enumerate(record.actions):
         if state.is_over:
             raise ReplayError(f"the game ended after {index} actions; the record has {len(record.actions)}")
-        action = int(action)
+        action = _recorded_action(record, index, names)
+        if action not in state.legal_actions():
+            raise ReplayError(f"action {index} of the record ({action}, {names[action]}) is not legal there")
         yield RulesStep(index, state.current_player, action, names[action], state)
         state.apply(action)
     if not state.is_over:
@@ -166,6 +203,13 @@ def replay_rules(record: GameRecord) -> Iterator[RulesStep]:
             f"replay ended with rewards {returns} (truncated={state.truncated}); the record says "
             f"{record.rewards} (truncated={record.truncated})"
         )
+
+
+def _recorded_action(record: GameRecord, index: int, names) -> int:
+    action = record.actions[index]
+    if not 0 <= action < len(names):
+        raise ReplayError(f"action {index} of the record is {action}, outside the game's actions 0..{len(names) - 1}")
+    return action
 
 
 def replay(record: GameRecord) -> list[float]:
@@ -186,7 +230,10 @@ def moves(record: GameRecord) -> Iterator[tuple[int, str, str, str]]:
 def read_records(path: str | Path) -> Iterator[tuple[str | None, GameRecord]]:
     """``(game id, record)`` from a ``results.jsonl`` (one per line) or one record JSON file."""
     path = Path(path)
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text, so not a record file") from None
     if path.suffix == ".jsonl":
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
@@ -195,7 +242,21 @@ def read_records(path: str | Path) -> Iterator[tuple[str | None, GameRecord]]:
                 data = json.loads(line)
             except json.JSONDecodeError:
                 raise ValueError(f"{path}:{number}: not a JSON line (an interrupted write?)") from None
-            yield data.get("game_id"), GameRecord.from_dict(data)
+            try:
+                yield _game_id(data), GameRecord.from_dict(data)
+            except ValueError as error:
+                raise ValueError(f"{path}:{number}: {error}") from None
     else:
-        data = json.loads(text)
-        yield data.get("game_id"), GameRecord.from_dict(data)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not a JSON record ({error})") from None
+        try:
+            yield _game_id(data), GameRecord.from_dict(data)
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+
+
+def _game_id(data: Any) -> str | None:
+    game_id = data.get("game_id") if isinstance(data, dict) else None
+    return game_id if isinstance(game_id, str) or game_id is None else str(game_id)

@@ -39,6 +39,9 @@ class ResultsFile:
                 if number < len(raws):
                     raise ValueError(f"{self.path}:{number}: a damaged line before the last one; not resuming")
                 break  # the torn last line of an interrupted write
+            problem = _foreign(line)
+            if problem:
+                raise ValueError(f"{self.path}:{number}: {problem}; not resuming (move the file away to start over)")
             lines.setdefault(line["game_id"], line)
             good += len(raw)
         if good < len(data):
@@ -57,3 +60,18 @@ class ResultsFile:
         lines = self.finished()
         ids = sorted(lines if game_ids is None else set(game_ids) & set(lines))
         return [GameResult(i, lines[i]["deal"], GameRecord.from_dict(lines[i])) for i in ids]
+
+
+def _foreign(line: Any) -> str | None:
+    """Why a complete line is not one of a tournament's game lines (None if it is)."""
+    if not isinstance(line, dict):
+        return f"a line is a JSON {type(line).__name__}, not a game"
+    for key, kind in (("game_id", str), ("deal", int), ("lineup", int), ("seating", int)):
+        if not isinstance(line.get(key), kind) or isinstance(line.get(key), bool):
+            return f"a line without a valid {key!r}, not one of this tournament's games"
+    try:
+        GameRecord.from_dict(line)
+    except ValueError as error:
+        return str(error)
+    return None
+
