@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from experiments.commands import trust_pickle_option
+from experiments.commands import disk_errors_as_messages, trust_pickle_option
 
 
 @click.command("run")
@@ -17,6 +17,7 @@ from experiments.commands import trust_pickle_option
               help="Run directory (default runs/<name>). If it holds this experiment, the run resumes.")
 @click.option("--workers", type=click.IntRange(min=1), help="Tournament worker processes (default: all cores).")
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
+@disk_errors_as_messages
 def command(experiment_path, run_dir, workers, no_progress):
     """Run a whole experiment: train its agents, hold its tournaments, write one report.
 

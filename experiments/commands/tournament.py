@@ -7,7 +7,7 @@ import click
 from experiments.tournament.config import ConfigError, TournamentConfig
 from experiments.tournament.runner import RunDirectoryError, default_run_dir, run_tournament
 
-from experiments.commands import trust_pickle_option
+from experiments.commands import disk_errors_as_messages, trust_pickle_option
 
 
 @click.command("tournament")
@@ -19,6 +19,7 @@ from experiments.commands import trust_pickle_option
               help="Run directory (default: runs/tournaments/<name>). If it holds results of this "
                    "tournament, the run resumes.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@disk_errors_as_messages
 def command(config_path, workers, run_dir, no_progress):
     """Hold a tournament from a YAML config: duplicate deals, seat rotation, parallel workers,
     results appended game by game (an interrupted run resumes), then report.md, plots and

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from experiments.commands import trust_pickle_option
+from experiments.commands import disk_errors_as_messages, trust_pickle_option
 
 
 @click.command("train")
@@ -16,6 +16,7 @@ from experiments.commands import trust_pickle_option
 @click.option("--out", "run_dir", type=click.Path(file_okay=False), help="Run directory (default runs/train/<config>_seed<seed>).")
 @click.option("--resume", is_flag=True, help="Continue the run in the run directory from its newest checkpoint.")
 @click.option("--total-steps", type=click.IntRange(min=1), help="Override total_steps (e.g. to extend a finished run).")
+@disk_errors_as_messages
 def command(config_path, run_dir, resume, total_steps):
     """Self-play training with MaskablePPO from a YAML config.
 

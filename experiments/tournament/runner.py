@@ -80,7 +80,12 @@ def _claim(run_dir: Path, config: TournamentConfig) -> None:
     path = run_dir / "tournament.json"
     key = config.outcome_key()
     if path.exists():
-        held = json.loads(path.read_text())
+        try:
+            held = json.loads(path.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            held = None
+        if not isinstance(held, dict):
+            raise RunDirectoryError(f"{path} is damaged (not a JSON object); move {run_dir} away to start over")
         if held.get("outcome_key") != key:
             differ = sorted(k for k in set(key) | set(held.get("outcome_key", {}))
                             if key.get(k) != held.get("outcome_key", {}).get(k))

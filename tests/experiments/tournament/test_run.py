@@ -170,3 +170,46 @@ def test_a_name_from_a_config_never_leads_outside_the_run_directory(name):
     with pytest.raises(ValueError, match="trained agent name"):
         inside(Path("runs"), "i_doubt_it", "train", name, what="trained agent name")
     assert inside(Path("runs"), "quick", "i_doubt_it.v2") == Path("runs/quick/i_doubt_it.v2")
+
+
+def test_a_read_only_run_directory_is_one_clear_line(tmp_path):
+    from experiments.commands.tournament import command
+    from tests.experiments.tiny import write_config
+
+    if os.geteuid() == 0:  # root writes anywhere: simulate the failing write instead
+        pytest.skip("read-only directories do not stop root")
+    config = write_config(tmp_path)
+    run_dir = tmp_path / "ro"
+    run_dir.mkdir()
+    run_dir.chmod(0o500)
+    try:
+        result = CliRunner().invoke(command, [str(config), "--out", str(run_dir), "--no-progress"])
+    finally:
+        run_dir.chmod(0o700)
+    assert result.exit_code == 1 and "cannot write or read" in result.output and "Traceback" not in result.output
+
+
+def test_a_full_disk_is_one_clear_line(tmp_path, monkeypatch):
+    import errno
+
+    from experiments.commands.tournament import command
+    from experiments.tournament import results
+    from tests.experiments.tiny import write_config
+
+    def full(self, lines):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.path))
+
+    monkeypatch.setattr(results.ResultsFile, "append", full)
+    result = CliRunner().invoke(command, [str(write_config(tmp_path)), "--out", str(tmp_path / "run"), "--no-progress",
+                                          "--workers", "1"])
+    assert result.exit_code == 1 and "No space left on device" in result.output and "Traceback" not in result.output
+
+
+def test_a_damaged_tournament_json_stops_a_resume(tmp_path):
+    from experiments.commands.tournament import command
+    from tests.experiments.tiny import write_config
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "tournament.json").write_text("{torn")
+    result = CliRunner().invoke(command, [str(write_config(tmp_path)), "--out", str(tmp_path / "run"), "--no-progress"])
+    assert result.exit_code == 1 and "tournament.json is damaged" in result.output
