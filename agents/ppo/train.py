@@ -38,7 +38,8 @@ from agents.training.config import TrainConfig, config_from_dict
 from agents.training.evaluate import EvalResult, evaluate
 from agents.ppo.frozen_policy import FrozenPolicy
 from agents.training.pool import OpponentPool
-from agents.training.run_dir import RunDirectoryError, claim_run_dir  # noqa: F401 - the error is part of this API
+from agents.training.run_dir import RunDirectoryError, claim_run_dir
+from agents.training.seeds import RunSeeds, eval_deal_seeds, periodic_eval_seed  # noqa: F401 - the error is part of this API
 
 RECENT_GAMES = 500  # self-play results shown in the progress line and TensorBoard
 PROGRESS_EVERY_S = 15.0
@@ -67,6 +68,7 @@ class Trainer:
         )
         self.resume_from = checkpoint.latest(run_dir) if resume else None
         c = self.config
+        self.seeds = RunSeeds(c.seed, avoid=eval_deal_seeds(c.eval.seed, c.eval.deals, c.eval.final_deals))
         import bluff_envs
 
         self.game = GameInfo.of(bluff_envs.make(c.game.name, raw=True, **c.game.options))
@@ -82,7 +84,7 @@ class Trainer:
 
     # -- the run directory --------------------------------------------------------------------
 
-    def _log_session(self, steps: int, env_seed: int) -> int:
+    def _log_session(self, steps: int, env_seeds: list[int]) -> int:
         path = self.run_dir / "run.json"
         run = json.loads(path.read_text()) if path.exists() else {"seed": self.config.seed, "sessions": []}
         run["versions"] = checkpoint.library_versions()
@@ -91,7 +93,7 @@ class Trainer:
                 "started": _now(),
                 "resumed_from": str(self.resume_from) if self.resume_from else None,
                 "steps_at_start": steps,
-                "env_seed": env_seed,
+                "env_seeds": env_seeds,
                 "command": " ".join(sys.argv),
             }
         )
@@ -118,9 +120,9 @@ class Trainer:
         if steps_done >= c.total_steps:
             self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
             return self.resume_from
-        env_seed = c.seed + steps_done  # a resumed run deals new games, not the first ones again
-        session = self._log_session(steps_done, env_seed)
-        venv = self._make_vec_env(env_seed)
+        env_seeds = self.seeds.envs(steps_done, c.num_envs)  # a resumed run deals new games
+        session = self._log_session(steps_done, env_seeds)
+        venv = self._make_vec_env(env_seeds)
         try:
             if self.resume_from is not None and checkpoint.is_legacy(self.resume_from):
                 model = checkpoint.legacy_model(self.resume_from, venv)  # only with the trust switch
@@ -167,10 +169,10 @@ class Trainer:
         settings = self._env_settings()
 
         def make_env() -> LearnerEnv:
-            return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=c.seed + 1, **settings)
+            return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=self.seeds.warm_start_env(), **settings)
 
         fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef,
-                         c.seed, self.say, dagger_rounds=w.dagger_rounds, freeze=lambda: self.frozen(model))
+                         self.seeds.warm_start, self.say, dagger_rounds=w.dagger_rounds, freeze=lambda: self.frozen(model))
         for key, value in fit.items():
             model.logger.record(f"warm_start/{key}", value)
 
@@ -184,7 +186,7 @@ class Trainer:
             "shaping_gamma": c.ppo.gamma,
         }
 
-    def _make_vec_env(self, seed: int):
+    def _make_vec_env(self, seeds: list[int]):
         from agents.ppo.vec import make_vec_env
 
         c = self.config
@@ -193,7 +195,7 @@ class Trainer:
             c.game.options,
             self.pool.payload(),
             num_envs=c.num_envs,
-            seed=seed,
+            seeds=seeds,
             kind=c.vec_env,
             **self._env_settings(),
         )
@@ -220,7 +222,7 @@ class Trainer:
             target_kl=p.target_kl,
             normalize_advantage=p.normalize_advantage,
             policy_kwargs=self._policy_kwargs(activation),
-            seed=c.seed,
+            seed=self.seeds.model(),
             device="cpu",
             verbose=0,
         )
@@ -284,8 +286,10 @@ class Trainer:
         if not path.exists():
             path = self.save(model)
         deals = (c.eval.final_deals or c.eval.deals) if final else c.eval.deals
+        # the final number on deals no periodic evaluation (and no training game) has used
+        seed = c.eval.seed if final else periodic_eval_seed(c.eval.seed)
         started = time.perf_counter()
-        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, c.eval.seed, c.eval.workers)
+        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, seed, c.eval.workers)
         self.last_eval = result
         logger = model.logger
         logger.record("eval/win_rate", result.win_rate)

@@ -73,15 +73,18 @@ def make_vec_env(
     opponents: dict | Sequence,
     *,
     num_envs: int,
-    seed: int,
+    seeds: Sequence[int],
     kind: str = "subproc",
     **settings,
 ) -> VecEnv:
-    """``num_envs`` learner environments, each starting at another seat, wrapped for
-    MaskablePPO (masks from infos) and for episode statistics (``VecMonitor``)."""
+    """``num_envs`` learner environments, each starting at another seat and from its own seed
+    (see :class:`agents.training.seeds.RunSeeds`), wrapped for MaskablePPO (masks from infos)
+    and for episode statistics (``VecMonitor``)."""
     if kind not in VEC_ENVS:
         raise ValueError(f"vec_env={kind!r} is not known; use one of {', '.join(VEC_ENVS)}")
-    factories = [learner_env_factory(game, options, opponents, seed + 7919 * i, first_seat=i, **settings) for i in range(num_envs)]
+    if len(seeds) != num_envs:
+        raise ValueError(f"make_vec_env needs one seed per environment ({num_envs}), got {len(seeds)}")
+    factories = [learner_env_factory(game, options, opponents, seeds[i], first_seat=i, **settings) for i in range(num_envs)]
     if kind == "subproc" and num_envs > 1:
         _preload_forkserver(game)
         venv = SubprocVecEnv(factories, start_method="forkserver")

@@ -113,20 +113,21 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
 
 
 def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
-               learning_rate: float, entropy_coef: float, seed: int, say: Callable[[str], None],
+               learning_rate: float, entropy_coef: float, seed: Callable[[int], int], say: Callable[[str], None],
                dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None) -> dict[str, float]:
     """Collect the teacher's games and clone them into ``model.policy``; then, for each of
     ``dagger_rounds``, let the clone (``freeze()``: the policy as it stands) play ``decisions``
-    more decisions with the teacher's labels, and refit on everything gathered."""
+    more decisions with the teacher's labels, and refit on everything gathered. ``seed(k)`` is
+    the seed of round ``k`` (0: the first collection and fit)."""
     if dagger_rounds and freeze is None:
         raise ValueError("dagger_rounds needs freeze, to let the clone play")
     started = time.perf_counter()
     env = make_env()
-    data = collect(env, teacher, decisions, model.gamma, seed)
+    data = collect(env, teacher, decisions, model.gamma, seed(0))
     fit_options = {"epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
                    "vf_coef": model.vf_coef, "entropy_coef": entropy_coef}
     collected = time.perf_counter() - started
-    fit = clone(model.policy, data, seed=seed, **fit_options)
+    fit = clone(model.policy, data, seed=seed(0), **fit_options)
     say(
         f"warm start: cloned {teacher} from {len(data.actions):,} decisions in {data.games:,} games "
         f"({collected:.0f}s to play, {time.perf_counter() - started - collected:.0f}s to fit): "
@@ -135,13 +136,13 @@ def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decision
     for round_ in range(1, dagger_rounds + 1):
         began = time.perf_counter()
         actor = freeze()
-        own = collect(env, teacher, decisions, model.gamma, seed + round_, actor=actor)
+        own = collect(env, teacher, decisions, model.gamma, seed(round_), actor=actor)
         # how often the clone, where its own play led, already chose what the teacher would
         sample = slice(0, 5000)
         agreed = float(np.mean([actor.act(o, m) == a for o, m, a in zip(own.observations[sample], own.masks[sample], own.actions[sample])]))
         data = Demonstrations(*(np.concatenate([getattr(data, f), getattr(own, f)]) for f in ("observations", "masks", "actions", "returns")),
                               data.games + own.games)
-        fit = clone(model.policy, data, seed=seed + round_, **fit_options)
+        fit = clone(model.policy, data, seed=seed(round_), **fit_options)
         say(
             f"warm start, DAgger round {round_}: the clone agreed with {teacher} on {agreed:.1%} of its own "
             f"{len(own.actions):,} decisions; refitted on {len(data.actions):,}: agrees on {fit['accuracy']:.1%} "

@@ -82,7 +82,7 @@ def test_the_checkpoint_plays_as_a_ppo_agent_in_a_tournament(run):
 def restored_model(path, tmp_path):
     """A MaskablePPO built from the run's config, with the checkpoint's weights restored."""
     trainer = Trainer(config_from_dict({**TINY, "vec_env": "dummy"}), tmp_path / "restore", resume=False, echo=lambda line: None)
-    model = trainer._new_model(trainer._make_vec_env(0))
+    model = trainer._new_model(trainer._make_vec_env(trainer.seeds.envs(0, 2)))
     checkpoint.restore(model, path)
     return model
 
