@@ -51,10 +51,25 @@ def agent_names(game: str) -> list[str]:
     return ["random", *heuristics(game)]
 
 
+LABEL = "#"  # "<spec>#<label>": the same agent under another name (e.g. copies of one agent)
+
+
+def unlabelled(spec: str) -> str:
+    """The spec without its label: ``"ppo:run#copy1"`` -> ``"ppo:run"``."""
+    return spec.split(LABEL, 1)[0]
+
+
 def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
-    """Build the agent named by ``spec`` for ``game``; ``ValueError`` for an unknown spec."""
+    """Build the agent named by ``spec`` for ``game``; ``ValueError`` for an unknown spec.
+    A label after ``#`` changes only the name the agent is counted under in results, so that
+    several copies of one agent (or the agent and its copies) are told apart."""
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, not {spec!r}")
+    if LABEL in spec:
+        base, label = spec.split(LABEL, 1)
+        if not base or not label:
+            raise ValueError(f"agent spec {spec!r}: a label needs a spec before '#' and a name after it")
+        return make_agent(base, game, seed)
     if ":" in spec:
         prefix, rest = spec.split(":", 1)
         if prefix not in _LOADERS:

@@ -35,6 +35,9 @@ class EvalResult:
     reward_interval: tuple[float, float]
     behaviour: dict[str, float | None] = field(default_factory=dict)  # the learner's
     field_standings: dict[str, dict[str, Any]] = field(default_factory=dict)  # per field agent, with behaviour
+    seed: int | None = None  # the deal seed: a headline number says which deals it comes from
+    deals: int | None = None
+    field: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -48,33 +51,44 @@ class EvalResult:
         text = (
             f"win {self.win_rate:.1%} [{lo:.1%}, {hi:.1%}] (parity {self.parity:.1%}), "
             f"reward {self.mean_reward:+.3f} over {self.games} games"
+            + (f" (deal seed {self.seed})" if self.seed is not None else "")
         )
         shown = [(k, v) for k, v in self.behaviour.items() if k in ("bluff_rate", "challenge_accuracy") and v is not None]
         return text + "".join(f", {k.replace('_', ' ')} {v:.1%}" for k, v in shown)
 
 
-def lineup(game: GameInfo, learner: str, opponents: Sequence[str]) -> list[str]:
-    """The learner at seat 0 and its partners' seats, the field in turn everywhere else."""
+LEARNER = "#learner"  # the label that keeps the learner apart from field agents of the same spec
+
+
+def lineups(game: GameInfo, learner: str, opponents: Sequence[str]) -> list[list[str]]:
+    """The learner at seat 0 and its partners' seats, the field in turn everywhere else. A
+    field larger than the other seats is rotated through them, one line-up per field agent, so
+    that every agent of the field plays and plays as often."""
     own = {0, *partners(game, 0)}
-    seats, k = [], 0
-    for seat in range(game.num_players):
-        if seat in own:
-            seats.append(learner)
-        else:
-            seats.append(opponents[k % len(opponents)])
-            k += 1
-    return seats
+    others = [seat for seat in range(game.num_players) if seat not in own]
+    starts = range(len(opponents)) if len(opponents) > len(others) else range(1)
+    out = []
+    for start in starts:
+        seats = [learner] * game.num_players
+        for k, seat in enumerate(others):
+            seats[seat] = opponents[(start + k) % len(opponents)]
+        out.append(seats)
+    return out
 
 
 def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[str], deals: int, seed: int, workers: int = 1) -> EvalResult:
-    """Play ``deals`` duplicate deals of the learner (an agent spec) against ``opponents``."""
+    """Play ``deals`` duplicate deals of the learner (an agent spec) against ``opponents``. The
+    learner is counted apart from any field agent of the same spec (it plays as ``<spec>#learner``)."""
+    if not opponents:
+        raise ValueError("an evaluation needs at least one field agent")
     game = GameInfo.of(bluff_envs.make(game_name, raw=True, **options))
-    seats = lineup(game, learner, opponents)
-    results = play_games(game_name, options, [seats], deals, seed, "rotations", workers)
-    agents = stats.agent_order(results, seats)
+    me = learner + LEARNER
+    seatings = lineups(game, me, opponents)
+    results = play_games(game_name, options, seatings, deals, seed, "rotations", workers)
+    agents = stats.agent_order(results, seatings[0])
     table = stats.standings(results, agents, seed=seed)
     rates = _behaviour([r.record for r in results])
-    mine = table.pop(learner)
+    mine = table.pop(me)
     for spec, row in table.items():
         row["behaviour"] = rates.get(spec, {})
     return EvalResult(
@@ -84,8 +98,11 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
         parity=mine["parity"],
         mean_reward=mine["mean_reward"],
         reward_interval=tuple(mine["mean_reward_ci"]),
-        behaviour=rates.get(learner, {}),
+        behaviour=rates.get(me, {}),
         field_standings=table,
+        seed=seed,
+        deals=deals,
+        field=list(opponents),
     )
 
 

@@ -1,0 +1,28 @@
+"""The learner against a field: counted apart from field agents of its own spec, every field
+agent seated, the deals named."""
+
+import bluff_envs
+from agents import GameInfo
+from agents.training.evaluate import LEARNER, evaluate, lineups
+
+
+def test_the_learner_is_counted_apart_from_copies_of_itself():
+    result = evaluate("i_doubt_it", {"num_players": 3}, "honest", ["honest", "honest"], deals=3, seed=5)
+    assert result.games == 9  # 3 deals x 3 rotations, the learner in one seat of each
+    assert set(result.field_standings) == {"honest"}
+    assert result.field_standings["honest"]["seats"] == 18
+    assert result.seed == 5 and result.deals == 3 and result.field == ["honest", "honest"]
+
+
+def test_a_field_larger_than_the_seats_is_rotated_so_that_every_agent_plays():
+    game = GameInfo.of(bluff_envs.make("i_doubt_it", raw=True, num_players=3))
+    seats = lineups(game, "me", ["a", "b", "c"])
+    assert seats == [["me", "a", "b"], ["me", "b", "c"], ["me", "c", "a"]]
+    result = evaluate("i_doubt_it", {"num_players": 3}, "random", ["honest", "counter", "bluffer"], deals=1, seed=0)
+    assert set(result.field_standings) == {"honest", "counter", "bluffer"}
+    assert len({row["seats"] for row in result.field_standings.values()}) == 1  # each as often
+
+
+def test_partners_of_the_learner_are_the_learner():
+    game = GameInfo.of(bluff_envs.make("tarneeb", raw=True))
+    assert lineups(game, "me" + LEARNER, ["rule_based"]) == [["me#learner", "rule_based", "me#learner", "rule_based"]]
