@@ -64,7 +64,7 @@ def tournament_digest(out: Path) -> str:
     run = out / "tournament"
     subprocess.run(
         ["bluff", "tournament", str(ROOT / "experiments/tournaments/i_doubt_it.yaml"), "--out", str(run),
-         "--workers", "2", "--no-progress"],
+         "--workers", "1", "--no-progress"],  # one worker: lines in schedule order, so bytes compare
         check=True, stdout=subprocess.DEVNULL,
     )
     return hashlib.sha256((run / "results.jsonl").read_bytes()).hexdigest()
