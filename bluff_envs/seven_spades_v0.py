@@ -7,23 +7,10 @@ do with it. If the stock is empty when a player must draw, the game is a draw.
 
 Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
-=============  ===========================================  ====================================
-option         default                                      allowed
-=============  ===========================================  ====================================
-num_players    4                                            2 … 20
-num_decks      fewest decks with at most 5 players per      that fewest … 4
-               deck (1 for 2-5 players, 2 for 6-10, …)
-target         7 / 5 / 4 / 3 for 2 / 3 / 4 / 5 players,     int from 2 to 13 × num_decks
-               × num_decks; beyond 5 players the largest
-               T with n·(T−1)+1 ≤ 13·num_decks
-free_turn      False                                        True (only with more than 2
-                                                            players: ValueError otherwise), False
-max_turns      1000                                         int ≥ 1 (completed turns, one draw
-                                                            each, then truncation)
-=============  ===========================================  ====================================
+{options table}
 
-A player count with no default target ≥ 2 for the decks in use (e.g. 13 players with one
-deck) is a ``ValueError`` unless ``target`` is given.
+More than five players per deck is a ``ValueError`` (RULES.md §3.1): the default is the fewest
+decks that avoid it.
 
 Actions (``Discrete(5)``, the same for every agent)
 ---------------------------------------------------
@@ -94,7 +81,11 @@ v0: first release.
 """
 
 from bluff_envs.aec import CardGameEnv, wrap
-from bluff_envs.seven_spades import SevenSpades
+from bluff_envs.options import table
+from bluff_envs.seven_spades import SevenSpades, SevenSpadesConfig
+
+if __doc__:  # the options table, from the one declaration of the options (absent under -OO)
+    __doc__ = __doc__.replace("{options table}", table(SevenSpadesConfig.OPTIONS))
 
 
 class raw_env(CardGameEnv):

@@ -8,23 +8,7 @@ again by the same dealer.
 
 Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
-===================  =================  ==================================================
-option               default            allowed
-===================  =================  ==================================================
-variant              "lebanese"         "lebanese", "egyptian"
-bidding              "rounds"           "rounds", "single_round" (Lebanese only)
-all_pass             "redeal"           "redeal", "dealer_bids_7"
-allow_no_trump       False              True, False (Lebanese only; Egyptian bids always
-                                        include no trump)
-first_lead_trump     False              True, False
-scoring              "standard"         "standard", "tricks" (Lebanese only)
-target_score         31 Leb. / 41 Egy.  1 … 500
-episode              "game"             "game", "deal"
-redeal_weak_hands    False              True, False
-allow_double         True               True, False (Egyptian only)
-double_multiplier    2                  2 … 4 (Egyptian only)
-max_turns            100 × target_score int ≥ 1: decisions of every kind, then truncation
-===================  =================  ==================================================
+{options table}
 
 Options of the other variant are errors (``ValueError``), as RULES.md says.
 
@@ -107,7 +91,11 @@ v0: first release.
 """
 
 from bluff_envs.aec import CardGameEnv, wrap
-from bluff_envs.tarneeb import Tarneeb
+from bluff_envs.options import table
+from bluff_envs.tarneeb import Tarneeb, TarneebConfig
+
+if __doc__:  # the options table, from the one declaration of the options (absent under -OO)
+    __doc__ = __doc__.replace("{options table}", table(TarneebConfig.OPTIONS))
 
 
 class raw_env(CardGameEnv):

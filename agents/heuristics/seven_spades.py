@@ -37,9 +37,9 @@ import numpy as np
 from agents.base import Agent, GameInfo
 from agents.registry import register
 from bluff_envs.cards import SPADES
+from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_WINDOW, CLAIM, CLAIM_FACE_UP, DISCARD, PASS
 
 GAME = "seven_spades"
-DISCARD, CLAIM, CLAIM_FACE_UP, CHALLENGE, PASS = range(5)
 SPADE_IDS = np.arange(SPADES, 52, 4)
 
 
@@ -57,7 +57,7 @@ class Table:
         self.n = n = game.num_players
         self.decks = c.num_decks
         self.target = c.target
-        self.in_window = bool(view["phase"][1] > 0.5)
+        self.in_window = bool(view["phase"][CHALLENGE_WINDOW] > 0.5)
         drawn = np.flatnonzero(view["drawn"])
         self.drawn = int(drawn[0]) if len(drawn) else None
         self.my_row = view["my_row"]

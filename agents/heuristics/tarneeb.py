@@ -31,12 +31,25 @@ import numpy as np
 
 from agents.base import Agent, GameInfo
 from agents.registry import register
-from bluff_envs.tarneeb.rules import CARD0, DOUBLE, EGYPTIAN_BID0, LEBANESE_BID0, NO_DOUBLE, NO_TRUMP, PASS, TRUMP0
+from bluff_envs.tarneeb.actions import (
+    BIDDING,
+    CARD0,
+    DOUBLE,
+    NO_DOUBLE,
+    NO_TRUMP,
+    PASS,
+    PLAY,
+    TRUMP,
+    TRUMP0,
+    bid_strain,
+    bid_tricks,
+    first_bid,
+    num_levels,
+)
 
 GAME = "tarneeb"
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 AVERAGE_PARTNER = 15.0  # partnership tricks ~ 15 - my losers (an average partner holds ~9)
-PHASE_BIDDING, PHASE_TRUMP, PHASE_DOUBLE, PHASE_PLAY = range(4)
 
 
 def suit_ranks(cards) -> list[list[int]]:
@@ -142,8 +155,8 @@ class RuleBased(Agent):
         c = game.config
         self.egyptian = c.egyptian
         self.no_trump_offered = c.egyptian or c.allow_no_trump
-        self.levels = 35 if c.egyptian else 7
-        self.bid0 = EGYPTIAN_BID0 if c.egyptian else LEBANESE_BID0
+        self.levels = num_levels(c.egyptian)
+        self.bid0 = first_bid(c.egyptian)
 
     FIELDS = ("phase", "hand", "bids", "declarer", "contract_strain", "contract_tricks", "trick_leader",
               "trick", "played", "shown_out")
@@ -154,11 +167,11 @@ class RuleBased(Agent):
         if len(legal) == 0:
             raise ValueError("rule_based asked to act with no legal action (all-zero action_mask)")
         seen = Seen(self.decode(observation) if view is None else view, self.levels)
-        if seen.phase == PHASE_PLAY:
+        if seen.phase == PLAY:
             return self.play(seen, [int(a) - CARD0 for a in legal])
-        if seen.phase == PHASE_BIDDING:
+        if seen.phase == BIDDING:
             return self.bid(seen, mask)
-        if seen.phase == PHASE_TRUMP:
+        if seen.phase == TRUMP:
             strain = self.best_strain(seen.hand)[0]
             return TRUMP0 + strain if mask[TRUMP0 + strain] else int(legal[0])
         return self.double(seen, mask)
@@ -199,11 +212,10 @@ class RuleBased(Agent):
         return DOUBLE if mask[DOUBLE] and estimate >= bid + 2 else NO_DOUBLE
 
     def _tricks_of(self, action: int) -> int:
-        level = action - self.bid0
-        return 7 + (level // 5 if self.egyptian else level)
+        return bid_tricks(action - self.bid0, self.egyptian)
 
     def _strain_of(self, action: int) -> int | None:
-        return (action - self.bid0) % 5 if self.egyptian else None
+        return bid_strain(action - self.bid0, self.egyptian)
 
     # -- play -----------------------------------------------------------------------------
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
 from bluff_envs.cards import SPADES
 from bluff_envs.records import GameRecord, replay_rules
-from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
+from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_OR_PASS, CLAIM, PLAY
 
 COLUMNS = (
     ("claim_rate", "claim rate"),
@@ -38,17 +39,17 @@ def count(record: GameRecord) -> list[Counter]:
     for step in replay_rules(record):
         state = step.state
         me = seats[step.seat]
-        if step.name in ("discard", "claim", "claim face up"):
+        if state.phase == PLAY:  # discard, claim or the final spade
             me["turns"] += 1
-        if step.name == "claim":
+        if step.action == CLAIM:
             settle()
             bluff = state.drawn & 3 != SPADES
             claim = [step.seat, bluff, False]
             me["claims"] += 1
             me["bluffs"] += bluff
-        elif step.name in ("challenge", "pass"):
+        elif step.action in CHALLENGE_OR_PASS:
             me["windows"] += 1
-            if step.name == "challenge":
+            if step.action == CHALLENGE:
                 me["challenges"] += 1
                 me["correct_challenges"] += claim[1]
                 claim[2] = True

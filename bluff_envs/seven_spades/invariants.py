@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 
 from bluff_envs.cards import SPADES
-from bluff_envs.seven_spades.rules import (
+from bluff_envs.seven_spades.actions import (
     CHALLENGE,
     CHALLENGE_WINDOW,
     CLAIM,

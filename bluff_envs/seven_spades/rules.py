@@ -9,69 +9,22 @@ turns into what each player knows.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from bluff_envs.cards import SPADES, DeckSpec, card_str
+from bluff_envs.cards import SPADES, card_str
 from bluff_envs.challenge_window import ChallengeWindow
 from bluff_envs.seats import next_seat, seats_after
-from bluff_envs.seven_spades.config import SevenSpadesConfig
-
-# Actions.
-DISCARD, CLAIM, CLAIM_FACE_UP, CHALLENGE, PASS = range(5)
-ACTION_NAMES = ("discard", "claim", "claim face up", "challenge", "pass")
-# One object per fixed legal set, so the adapter can reuse its mask.
-DISCARD_OR_CLAIM = (DISCARD, CLAIM)
-FINAL_SPADE = (DISCARD, CLAIM_FACE_UP)  # at target-1 holding a real spade
-DISCARD_ONLY = (DISCARD,)  # at target-1 holding anything else
-CHALLENGE_OR_PASS = (CHALLENGE, PASS)
-
-# Phases: whose decision it is.
-PLAY, CHALLENGE_WINDOW = 0, 1
-PHASE_NAMES = ("play", "challenge window")
-
-# Events returned by apply(); the view reads them.
-DREW, DISCARDED, CLAIMED, FINAL, RESOLVED = range(5)
-
-
-def is_spade(card: int) -> bool:
-    return card & 3 == SPADES
-
-
-class Resolution(NamedTuple):
-    """How a challenge window closed; all of it public."""
-
-    claimer: int
-    deciders: tuple[int, ...]  # in turn order from the claimer's left
-    decisions: tuple[bool, ...]  # True: challenged
-    challenger: int | None  # the official challenger, None if nobody challenged
-    card: int | None  # the card turned up, None if nobody challenged
-    spade: bool | None  # whether it was a spade
-    out: int | None  # the player who lost the challenge and is out
-    winner: int | None  # the last player left in, if the challenge left only one
-
-
-class SevenSpades:
-    """The game: validated options and what follows from them."""
-
-    name = "seven_spades_v0"
-    action_names = ACTION_NAMES
-
-    def __init__(self, **options):
-        from bluff_envs.seven_spades.view import SevenSpadesView, ViewTables, build_layout
-
-        self.config = c = SevenSpadesConfig.from_options(**options)
-        self.num_players = c.num_players
-        self.target = c.target
-        self.deck = DeckSpec(lowest_rank=0, num_decks=c.num_decks)
-        self.layout = build_layout(c)
-        self.view_tables = ViewTables(c, self.layout)
-        self._view_class = SevenSpadesView
-
-    def new_state(self, cards: list[int], rng=None) -> SevenSpadesState:
-        return SevenSpadesState(self, cards)
-
-    def new_view(self, state: SevenSpadesState):
-        return self._view_class(self, state)
+from bluff_envs.seven_spades.actions import (
+    CHALLENGE,
+    CHALLENGE_OR_PASS,
+    CHALLENGE_WINDOW,
+    CLAIM_FACE_UP,
+    DISCARD,
+    DISCARD_ONLY,
+    DISCARD_OR_CLAIM,
+    FINAL_SPADE,
+    PHASE_NAMES,
+    PLAY,
+)
+from bluff_envs.seven_spades.events import CLAIMED, DISCARDED, DREW, FINAL, RESOLVED, Resolution
 
 
 class SevenSpadesState:
@@ -80,9 +33,11 @@ class SevenSpadesState:
     Every card is in exactly one place: the ``stock`` (from index ``top`` on), the ``drawn``
     card in the current player's hand, a row (``face_down`` or ``face_up``), the ``discard_pile``,
     or out of the game (``out_face_down`` / ``out_face_up``, the rows of players who are out).
+    ``game`` is the game it belongs to (``bluff_envs.seven_spades.game.SevenSpades``), whose
+    validated ``config`` it follows; ``cards`` the stock, top card first.
     """
 
-    def __init__(self, game: SevenSpades, cards: list[int]):
+    def __init__(self, game, cards: list[int]):
         c = game.config
         self.game = game
         self.num_players = n = c.num_players

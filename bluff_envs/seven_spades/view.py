@@ -17,7 +17,7 @@ import numpy as np
 from bluff_envs.cards import SPADES
 from bluff_envs.layout import ObservationLayout
 from bluff_envs.seven_spades.config import SevenSpadesConfig
-from bluff_envs.seven_spades.rules import CLAIMED, DISCARDED, DREW, FINAL, Resolution
+from bluff_envs.seven_spades.events import CLAIMED, DISCARDED, DREW, FINAL, Resolution
 
 HISTORY = 4  # most recent challenge windows kept in the observation
 NUM_CARDS = 52
@@ -99,6 +99,9 @@ class ViewTables:
 
 
 class SevenSpadesView:
+    """Every player's observation of one game: :meth:`record` the events of each action,
+    :meth:`observation` hands out a copy of one player's row."""
+
     def __init__(self, game, state):
         t = game.view_tables
         self.t = t

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_rules
-from bluff_envs.tarneeb.rules import BIDDING, CARD0, NUM_TRICKS, PASS, PLAY, team_of, trick_winner
 from bluff_envs.behaviour import ratio
+from bluff_envs.records import GameRecord, replay_rules
+from bluff_envs.tarneeb.actions import BIDDING, CARD0, PASS, PLAY
+from bluff_envs.tarneeb.rules import NUM_TRICKS, team_of, trick_winner
 
 COLUMNS = (
     ("declarer_share", "declarer share"),

@@ -1,4 +1,4 @@
-"""Options of Tarneeb (RULES.md §4), validated once into a frozen config."""
+"""Options of Tarneeb (RULES.md §4), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bluff_envs import options as opt
+from bluff_envs.options import Option
 
 GAME = "tarneeb"
 VARIANTS = ("lebanese", "egyptian")
@@ -22,35 +23,86 @@ LEBANESE_ONLY = ("bidding", "allow_no_trump", "scoring")
 EGYPTIAN_ONLY = ("allow_double", "double_multiplier")
 
 
+def _choice(allowed: tuple[str, ...]):
+    return lambda name, value, resolved: opt.choice(name, value, allowed)
+
+
+def _flag(name: str, value: Any, resolved: dict[str, Any]) -> bool:
+    return opt.flag(name, value)
+
+
+def _integer(low: int, high: int | None = None):
+    return lambda name, value, resolved: opt.integer(name, value, low, high)
+
+
 @dataclass(frozen=True)
 class TarneebConfig:
-    variant: str = "lebanese"
-    bidding: str = "rounds"
-    all_pass: str = "redeal"
-    allow_no_trump: bool = False
-    first_lead_trump: bool = False
-    scoring: str = "standard"
-    target_score: int = 31
-    episode: str = "game"
-    redeal_weak_hands: bool = False
-    allow_double: bool = False
-    double_multiplier: int = 2
-    max_turns: int = 3100
+    variant: str
+    bidding: str
+    all_pass: str
+    allow_no_trump: bool
+    first_lead_trump: bool
+    scoring: str
+    target_score: int
+    episode: str
+    redeal_weak_hands: bool
+    allow_double: bool
+    double_multiplier: int
+    max_turns: int
 
-    # name, default, allowed values: what `bluff list` prints
+    # in the order they are resolved: target_score and allow_double default from the variant,
+    # max_turns from target_score. Every option is resolved in both variants (an option of the
+    # other variant keeps its default); from_options refuses one that is given.
     OPTIONS = (
-        ("variant", "'lebanese'", "'lebanese' or 'egyptian' (bids name a strain; doubling)"),
-        ("bidding", "'rounds'", "'rounds' (until three pass) or 'single_round'; Lebanese only"),
-        ("all_pass", "'redeal'", "'redeal' (same dealer deals again) or 'dealer_bids_7'"),
-        ("allow_no_trump", "False", "True or False (declarer may name no trump); Lebanese only"),
-        ("first_lead_trump", "False", "True or False (the first lead must be a trump if possible)"),
-        ("scoring", "'standard'", "'standard' or 'tricks' (failed contract: -bid, opponents their tricks); Lebanese only"),
-        ("target_score", "31 Lebanese, 41 Egyptian", f"an integer from 1 to {MAX_TARGET}"),
-        ("episode", "'game'", "'game' (deals until the target; reward +1/-1) or 'deal' (one deal)"),
-        ("redeal_weak_hands", "False", "True or False (throw in a deal where a hand is worthless)"),
-        ("allow_double", "True (Egyptian)", "True or False (declarer may double his contract); Egyptian only"),
-        ("double_multiplier", "2 (Egyptian)", "an integer from 2 to 4 (4 is a known variant); Egyptian only"),
-        ("max_turns", "100 x target_score", "an integer >= 1 (decisions of all kinds before truncation)"),
+        Option(
+            "variant", "lebanese", "'lebanese'", "'lebanese' or 'egyptian' (bids name a strain; doubling)",
+            _choice(VARIANTS),
+        ),
+        Option(
+            "bidding", "rounds", "'rounds'", "'rounds' (until three pass) or 'single_round'; Lebanese only",
+            _choice(BIDDINGS),
+        ),
+        Option(
+            "all_pass", "redeal", "'redeal'", "'redeal' (same dealer deals again) or 'dealer_bids_7'",
+            _choice(ALL_PASS_RULES),
+        ),
+        Option(
+            "allow_no_trump", False, "False",
+            "True or False (declarer may name no trump); Lebanese only", _flag,
+        ),
+        Option(
+            "first_lead_trump", False, "False", "True or False (the first lead must be a trump if possible)", _flag,
+        ),
+        Option(
+            "scoring", "standard", "'standard'",
+            "'standard' or 'tricks' (failed contract: -bid, opponents their tricks); Lebanese only",
+            _choice(SCORINGS),
+        ),
+        Option(
+            "target_score", lambda r: DEFAULT_TARGET[r["variant"]], "31 Lebanese, 41 Egyptian",
+            f"an integer from 1 to {MAX_TARGET}", _integer(1, MAX_TARGET),
+        ),
+        Option(
+            "episode", "game", "'game'", "'game' (deals until the target; reward +1/-1) or 'deal' (one deal)",
+            _choice(EPISODES),
+        ),
+        Option(
+            "redeal_weak_hands", False, "False", "True or False (throw in a deal where a hand is worthless)", _flag,
+        ),
+        Option(
+            "allow_double", lambda r: r["variant"] == "egyptian", "True (Egyptian)",
+            "True or False (declarer may double his contract); Egyptian only", _flag,
+        ),
+        Option(
+            "double_multiplier", 2, "2 (Egyptian)", "an integer from 2 to 4 (4 is a known variant); Egyptian only",
+            _integer(2, 4),
+        ),
+        # a game of heuristics to 31 takes about 300 decisions (5 deals): 100 x target leaves
+        # room for long games while a policy that always passes cannot run forever
+        Option(
+            "max_turns", lambda r: TURNS_PER_POINT * r["target_score"], "100 x target_score",
+            "an integer >= 1 (decisions of all kinds before truncation)", _integer(1),
+        ),
     )
 
     @property
@@ -59,31 +111,16 @@ class TarneebConfig:
 
     @classmethod
     def from_options(cls, **options: Any) -> TarneebConfig:
-        opt.reject_unknown(GAME, options, [name for name, _, _ in cls.OPTIONS])
-        variant = opt.choice("variant", options.get("variant", "lebanese"), VARIANTS)
-        foreign = EGYPTIAN_ONLY if variant == "lebanese" else LEBANESE_ONLY
+        opt.reject_unknown(GAME, options, [o.name for o in cls.OPTIONS])
+        # the variant first: an option of the other variant is refused before anything else
+        variant = cls.OPTIONS[0]
+        chosen = variant.check(variant.name, options.get(variant.name, variant.default), {})
+        foreign = EGYPTIAN_ONLY if chosen == "lebanese" else LEBANESE_ONLY
         given = [name for name in foreign if name in options]
         if given:
-            other = "egyptian" if variant == "lebanese" else "lebanese"
+            other = "egyptian" if chosen == "lebanese" else "lebanese"
             raise ValueError(
                 f"option(s) {', '.join(given)} belong to variant='{other}' only and cannot be used "
-                f"with variant='{variant}'"
+                f"with variant='{chosen}'"
             )
-        egyptian = variant == "egyptian"
-        target = opt.integer("target_score", options.get("target_score", DEFAULT_TARGET[variant]), 1, MAX_TARGET)
-        return cls(
-            variant=variant,
-            bidding=opt.choice("bidding", options.get("bidding", "rounds"), BIDDINGS),
-            all_pass=opt.choice("all_pass", options.get("all_pass", "redeal"), ALL_PASS_RULES),
-            allow_no_trump=opt.flag("allow_no_trump", options.get("allow_no_trump", False)),
-            first_lead_trump=opt.flag("first_lead_trump", options.get("first_lead_trump", False)),
-            scoring=opt.choice("scoring", options.get("scoring", "standard"), SCORINGS),
-            target_score=target,
-            episode=opt.choice("episode", options.get("episode", "game"), EPISODES),
-            redeal_weak_hands=opt.flag("redeal_weak_hands", options.get("redeal_weak_hands", False)),
-            allow_double=opt.flag("allow_double", options.get("allow_double", egyptian)),
-            double_multiplier=opt.integer("double_multiplier", options.get("double_multiplier", 2), 2, 4),
-            # a game of heuristics to 31 takes about 300 decisions (5 deals): 100 x target leaves
-            # room for long games while a policy that always passes cannot run forever
-            max_turns=opt.integer("max_turns", options.get("max_turns", TURNS_PER_POINT * target), 1),
-        )
+        return cls(**opt.resolve(GAME, cls.OPTIONS, options))

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from bluff_envs.tarneeb.rules import (
+from bluff_envs.tarneeb.actions import (
     BIDDING,
     CARD0,
     DOUBLE,
     DOUBLING,
     NO_DOUBLE,
     NO_TRUMP,
-    NUM_PLAYERS,
-    NUM_TRICKS,
     PASS,
     PLAY,
     TRUMP,
     TRUMP0,
-    team_of,
+    first_bid,
+    num_levels,
 )
+from bluff_envs.tarneeb.rules import NUM_PLAYERS, NUM_TRICKS, team_of
 
 
 def check_invariants(env) -> None:
@@ -105,10 +105,10 @@ def _legal(state) -> set[int]:
     if state.phase == DOUBLING:
         return {DOUBLE, NO_DOUBLE}
     assert state.phase == BIDDING
-    first = state.game.bid0
+    first = first_bid(c.egyptian)
     bids = [action for _, action in state.calls if action != PASS]
     lowest = max(bids) + 1 if bids else first
-    legal = set(range(lowest, first + state.game.num_levels))
+    legal = set(range(lowest, first + num_levels(c.egyptian)))
     dealer_forced = c.all_pass == "dealer_bids_7" and not bids and len(state.calls) == 3
     if not dealer_forced:
         legal.add(PASS)

@@ -8,51 +8,30 @@ a partnership reaches the target.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from collections import deque
 from typing import NamedTuple
 
-from bluff_envs.cards import NUM_SUITS, RANKS, SUITS, DeckSpec, card_str, deal
-from bluff_envs.tarneeb.config import TarneebConfig
+from bluff_envs.cards import NUM_SUITS, RANKS, SUITS, card_str, deal
+from bluff_envs.tarneeb.actions import (
+    ACTION_NAMES,
+    BIDDING,
+    CARD0,
+    DOUBLE,
+    DOUBLE_OR_NOT,
+    DOUBLING,
+    NO_TRUMP,
+    PASS,
+    PHASE_NAMES,
+    PLAY,
+    TRUMP,
+    TRUMP0,
+)
+from bluff_envs.tarneeb.events import CALLED, DEAL_SCORED, DEALT, DOUBLED, PLAYED, TRICK_WON, TRUMP_NAMED
 from bluff_envs.tarneeb.scoring import egyptian_score, game_winner, lebanese_score
 
 NUM_PLAYERS = 4
-NO_TRUMP = 4  # the fifth strain
-WHOLE_HAND = 4  # playable(): any card of the hand
-STRAINS = (*SUITS, "NT")  # clubs < diamonds < hearts < spades < no trump
-MIN_BID, MAX_BID = 7, 13
 NUM_TRICKS = 13
-
-# Actions: one table for both variants (see bluff_envs/tarneeb_v0.py).
-PASS = 0
-LEBANESE_BID0 = 1  # bid 7 … bid 13
-EGYPTIAN_BID0 = 8  # bid 7 C … bid 13 NT, in the order of the strain ladder
-TRUMP0 = 43  # trump C, D, H, S, NT
-DOUBLE, NO_DOUBLE = 48, 49
-CARD0 = 50  # play <card>, card id = rank * 4 + suit
-NUM_ACTIONS = CARD0 + 52
-ACTION_NAMES = (
-    ("pass",)
-    + tuple(f"bid {t}" for t in range(MIN_BID, MAX_BID + 1))
-    + tuple(f"bid {t} {s}" for t in range(MIN_BID, MAX_BID + 1) for s in STRAINS)
-    + tuple(f"trump {s}" for s in STRAINS)
-    + ("double", "no double")
-    + tuple(f"play {card_str(c)}" for c in range(52))
-)
-assert len(ACTION_NAMES) == NUM_ACTIONS
-
-# Phases: whose decision it is.
-BIDDING, TRUMP, DOUBLING, PLAY = 0, 1, 2, 3
-PHASE_NAMES = ("bidding", "trump", "double", "play")
-
-# Events returned by apply(); the view reads them. PLAYED: (PLAYED, player, card, suit led,
-# position in the trick); CALLED: (CALLED, player, action); TRUMP_NAMED / DOUBLED: (kind,
-# declarer, strain / doubled); TRICK_WON: (TRICK_WON, winner); DEAL_SCORED: (kind, deal
-# score by partnership); DEALT: a new deal (the state holds it).
-DEALT, CALLED, TRUMP_NAMED, DOUBLED, PLAYED, TRICK_WON, DEAL_SCORED = range(7)
-
-_DOUBLE_OR_NOT = (DOUBLE, NO_DOUBLE)
+WHOLE_HAND = 4  # playable(): any card of the hand
 
 
 def team_of(player: int) -> int:
@@ -93,69 +72,16 @@ class Contract(NamedTuple):
     doubled: bool
 
 
-class Tarneeb:
-    """The game: validated options and what follows from them."""
-
-    name = "tarneeb_v0"
-    action_names = ACTION_NAMES
-    num_players = NUM_PLAYERS
-    teams = ((0, 2), (1, 3))  # the partnerships: partners share every reward
-
-    def __init__(self, **options):
-        from bluff_envs.tarneeb.view import TarneebView, ViewTables, build_layout
-
-        self.config = c = TarneebConfig.from_options(**options)
-        self.deck = DeckSpec()
-        # a bid "level" orders the bids of the variant: 0 is the lowest
-        self.bid0 = EGYPTIAN_BID0 if c.egyptian else LEBANESE_BID0
-        self.num_levels = 35 if c.egyptian else 7
-        self.layout = build_layout(c)
-        self.view_tables = ViewTables(self, self.layout)
-        self._view_class = TarneebView
-        top = self.bid0 + self.num_levels
-        # the legal calls after each highest level so far (index 0: nothing bid yet)
-        self.calls_after = [(PASS, *range(self.bid0 + high + 1, top)) for high in range(-1, self.num_levels)]
-        self.forced_bids = tuple(range(self.bid0, top))  # the dealer who may not pass, nothing bid yet
-        self.trump_calls = tuple(range(TRUMP0, TRUMP0 + (5 if c.allow_no_trump else 4)))
-
-    def parse_deck(self, deck):
-        """The ``reset`` option ``deck``: one deck (card strings, top first) or a list of decks,
-        one per deal (redeals included), used in order before shuffling takes over."""
-        if isinstance(deck, Sequence) and not isinstance(deck, str) and deck:
-            if all(isinstance(d, Sequence) and not isinstance(d, str) for d in deck):
-                parsed = []
-                for i, one in enumerate(deck):
-                    try:
-                        parsed.append(self.deck.parse(one))
-                    except ValueError as error:
-                        raise ValueError(f"deck {i} of reset option 'deck': {error}") from None
-                return parsed
-        return self.deck.parse(deck)
-
-    def level_of(self, action: int) -> int:
-        return action - self.bid0
-
-    def bid_tricks(self, level: int) -> int:
-        return MIN_BID + (level // 5 if self.config.egyptian else level)
-
-    def bid_strain(self, level: int) -> int | None:
-        return level % 5 if self.config.egyptian else None
-
-    def new_state(self, cards, rng=None) -> TarneebState:
-        return TarneebState(self, cards, rng)
-
-    def new_view(self, state: TarneebState):
-        return self._view_class(self, state)
-
-
 class TarneebState:
     """One episode: a whole game (``episode="game"``) or a single deal (``episode="deal"``).
 
-    ``cards`` is the first deal's deck (card ids, top first) or a list of decks, used one per
-    deal (redeals included) before further decks are shuffled from ``rng``.
+    ``game`` is the game it belongs to (``bluff_envs.tarneeb.game.Tarneeb``): its config and
+    its tables of the bid ladder. ``cards`` is the first deal's deck (card ids, top first) or a
+    list of decks, used one per deal (redeals included) before further decks are shuffled from
+    ``rng``.
     """
 
-    def __init__(self, game: Tarneeb, cards, rng):
+    def __init__(self, game, cards, rng):
         self.game = game
         self.config = game.config
         self.rng = rng
@@ -249,7 +175,7 @@ class TarneebState:
             return self.game.calls_after[self.high + 1]
         if phase == TRUMP:
             return self.game.trump_calls
-        return _DOUBLE_OR_NOT
+        return DOUBLE_OR_NOT
 
     def apply(self, action: int):
         self.turns += 1

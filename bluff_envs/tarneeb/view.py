@@ -15,21 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from bluff_envs.layout import ObservationLayout
+from bluff_envs.tarneeb.actions import CARD0, PASS, PLAY, num_levels
 from bluff_envs.tarneeb.config import MAX_TARGET, TarneebConfig
-from bluff_envs.tarneeb.rules import (
-    CARD0,
-    CALLED,
-    DEAL_SCORED,
-    DEALT,
-    DOUBLED,
-    NUM_PLAYERS,
-    PASS,
-    PLAY,
-    PLAYED,
-    TRICK_WON,
-    TRUMP_NAMED,
-    WHOLE_HAND,
-)
+from bluff_envs.tarneeb.events import CALLED, DEAL_SCORED, DEALT, DOUBLED, PLAYED, TRICK_WON, TRUMP_NAMED
+from bluff_envs.tarneeb.rules import NUM_PLAYERS, WHOLE_HAND
 
 N = NUM_PLAYERS
 _PHASES = np.eye(4, dtype=np.float32)
@@ -38,7 +27,7 @@ _STRAINS = np.eye(5, dtype=np.float32)
 
 
 def build_layout(c: TarneebConfig) -> ObservationLayout:
-    levels = 35 if c.egyptian else 7
+    levels = num_levels(c.egyptian)
     ladder = "7 C, 7 D, 7 H, 7 S, 7 NT, 8 C, … 13 NT" if c.egyptian else "7 … 13"
     lay = ObservationLayout()
     lay.add("phase", 4, doc="one-hot: bidding, trump, double, play")
@@ -130,6 +119,9 @@ class ViewTables:
 
 
 class TarneebView:
+    """Every player's observation of one game, and the acting player's mask: :meth:`record`
+    the events of each action, :meth:`observation` hands out a copy of one player's row."""
+
     def __init__(self, game, state):
         t = self.tables = game.view_tables
         self.state = state

@@ -7,7 +7,7 @@ import pytest
 
 from agents import GameInfo, agent_names, make_agent
 from bluff_envs import seven_spades_v0
-from bluff_envs.seven_spades.rules import CHALLENGE_WINDOW
+from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_WINDOW, PASS
 from tests.helpers import act
 from tests.bluff_envs.seven_spades.stocks import table
 
@@ -46,7 +46,7 @@ def test_only_legal_actions_over_many_random_situations(options):
                 assert obs["action_mask"][heuristic.act(obs, env.public_view(agent))] == 1
             legal = env.legal_actions()
             if env.state.phase == CHALLENGE_WINDOW:
-                env.step(3 if rng.random() < challenge_rate else 4)
+                env.step(CHALLENGE if rng.random() < challenge_rate else PASS)
             else:
                 env.step(legal[rng.integers(len(legal))])
             situations += 1
@@ -89,8 +89,8 @@ def test_a_claim_is_impossible_once_every_spade_is_accounted_for():
     act(env, "claim")  # player_1 claims the 2H
     assert env.agent_selection == "player_2"
     for spec in ("honest", "counter", "bluffer", "always_challenge"):
-        assert choice(env, spec) == 3  # challenge
-    assert choice(env, "never_challenge") == 4
+        assert choice(env, spec) == CHALLENGE
+    assert choice(env, "never_challenge") == PASS
 
 
 def test_counter_challenges_what_honest_lets_stand():
@@ -102,8 +102,8 @@ def test_counter_challenges_what_honest_lets_stand():
     act(env, "claim", "pass")  # player_1 claims the 2H; player_0 lets it stand
     act(env, "discard")  # player_0
     act(env, "claim")  # player_1: a second claim, now at target-1 with one of two spades left
-    assert choice(env, "honest") == 4
-    assert choice(env, "counter") == 3
+    assert choice(env, "honest") == PASS
+    assert choice(env, "counter") == CHALLENGE
 
 
 def test_the_bluffer_bluffs_and_honest_does_not():

@@ -126,8 +126,6 @@ def test_the_frozen_policy_computes_what_the_sb3_policy_does_with_features():
 
 
 def test_a_tarneeb_run_with_features_resumes_and_its_checkpoint_plays_as_trained(tmp_path):
-    from sb3_contrib import MaskablePPO
-
     from agents.ppo import checkpoint
     from agents.training.config import config_from_dict
     from agents.ppo.train import Trainer
@@ -148,9 +146,11 @@ def test_a_tarneeb_run_with_features_resumes_and_its_checkpoint_plays_as_trained
     assert checkpoint.read_metadata(final)["num_timesteps"] >= 768
     assert checkpoint.read_metadata(final)["network"]["features"] == ["card_play"]
     env = bluff_envs.make("tarneeb", raw=True, episode="deal")
-    agent = make_agent(f"ppo:{final}", GameInfo.of(env), 0)
+    agent = make_agent(f"ppo:{final}@greedy", GameInfo.of(env), 0)
     assert agent.policy.features is not None
-    model = MaskablePPO.load(final, device="cpu")
+    builder = Trainer(config.replace(total_steps=768), tmp_path / "rebuilt", resume=False, echo=lambda line: None)
+    model = builder._new_model(builder._make_vec_env(builder.seeds.envs(0, 2)))
+    checkpoint.restore(model, final)
     env.reset(seed=11)
     for _ in range(60):
         if any(env.terminations.values()):

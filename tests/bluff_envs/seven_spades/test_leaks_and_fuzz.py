@@ -6,7 +6,7 @@ import pytest
 from bluff_envs import seven_spades_v0
 from bluff_envs.cards import card_str
 from bluff_envs.seven_spades.invariants import check_invariants
-from bluff_envs.seven_spades.rules import CHALLENGE, CLAIM, PASS, PLAY
+from bluff_envs.seven_spades.actions import CHALLENGE, CLAIM, PASS, PLAY
 from tests.helpers import play_random
 
 

@@ -98,11 +98,21 @@ def test_illegal_actions(setup, action):
         act(env, action)
 
 
-@pytest.mark.parametrize("action", [-1, 102, 3.5, "bid 7", None])
-def test_actions_that_are_not_actions(action):
+@pytest.mark.parametrize(
+    "action, error, message",
+    [
+        (-1, ValueError, "illegal action"),
+        (102, ValueError, "illegal action"),
+        (None, ValueError, "illegal action"),
+        # not integers at all: a type error (CONVENTIONS.md), never read as an action id
+        (3.5, TypeError, "not an action id"),
+        ("bid 7", TypeError, "not an action id"),
+    ],
+)
+def test_actions_that_are_not_actions(action, error, message):
     env = tarneeb_v0.raw_env()
     env.reset(seed=0)
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(error, match=message):
         env.step(action)
 
 

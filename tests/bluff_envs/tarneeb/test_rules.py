@@ -5,7 +5,8 @@ import pytest
 
 from bluff_envs import tarneeb_v0
 from bluff_envs.cards import parse_card
-from bluff_envs.tarneeb.rules import NO_TRUMP, is_weak_hand
+from bluff_envs.tarneeb.actions import BIDDING, NO_TRUMP, PLAY, TRUMP
+from bluff_envs.tarneeb.rules import is_weak_hand
 from tests.helpers import act, deck_of, legal_names, view
 
 # Each player holds one whole suit: whoever leads his own suit wins every trick he leads.
@@ -40,7 +41,7 @@ def cards(text):
 
 def play_out(env, leads_first=True):
     """Play the rest of the deal, each player playing his first legal card."""
-    while env.agents and env.state.phase == 3 and not env.state.is_over:
+    while env.agents and env.state.phase == PLAY and not env.state.is_over:
         deal = env.state.deals
         env.step(env.legal_actions()[-1 if leads_first else 0])
         if env.state.deals != deal:
@@ -76,7 +77,7 @@ def test_egyptian_passers_may_bid_again_and_three_passes_in_a_row_end_it():
     assert env.agent_selection == "player_1"
     assert "bid 7 NT" in legal_names(env) and "bid 7 S" not in legal_names(env)
     act(env, "bid 8 C", "pass", "pass")
-    assert env.state.phase == 0  # only two passes since the last bid
+    assert env.state.phase == BIDDING  # only two passes since the last bid
     act(env, "pass")
     k = env.state.contract
     assert (k.declarer, k.bid, k.strain) == (1, 8, 0)
@@ -85,14 +86,14 @@ def test_egyptian_passers_may_bid_again_and_three_passes_in_a_row_end_it():
     assert list(seen["contract_strain"]) == [1, 0, 0, 0, 0]  # clubs is trump
     assert list(seen["passed"]) == [1, 0, 1, 1]  # latest calls: me pass, player 1 bid, 2 and 3 pass
     act(env, "no double")
-    assert env.state.phase == 3 and env.state.trump == 0 and env.agent_selection == "player_1"
+    assert env.state.phase == PLAY and env.state.trump == 0 and env.agent_selection == "player_1"
 
 
 def test_single_round_gives_each_player_one_call():
     env = table(bidding="single_round")
     act(env, "bid 8", "pass", "bid 9", "pass")
     assert env.state.contract.declarer == 2 and env.state.contract.bid == 9
-    assert env.state.phase == 1 and env.agent_selection == "player_2"
+    assert env.state.phase == TRUMP and env.agent_selection == "player_2"
 
 
 def test_single_round_all_pass_deals_again():
@@ -108,7 +109,7 @@ def test_all_pass_redeals_by_the_same_dealer():
     act(env, "pass", "pass", "pass", "pass")
     state = env.state
     assert state.redeals == 1 and state.dealer == 3 and state.deals == 0
-    assert env.agent_selection == "player_0" and state.phase == 0 and not state.calls
+    assert env.agent_selection == "player_0" and state.phase == BIDDING and not state.calls
     assert hand_of(env, 0) == cards("AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C")
     seen = view(env, "player_0")
     assert not seen["passed"].any() and not seen["bids"].any()
@@ -289,7 +290,7 @@ def test_doubled_kaboot_and_doubled_failure_egyptian():
 def test_egyptian_without_doubling_goes_straight_to_play():
     env = table(variant="egyptian", allow_double=False)
     act(env, "bid 9 NT", "pass", "pass", "pass")
-    assert env.state.phase == 3 and env.state.trump == NO_TRUMP and env.agent_selection == "player_0"
+    assert env.state.phase == PLAY and env.state.trump == NO_TRUMP and env.agent_selection == "player_0"
 
 
 def test_the_game_ends_when_a_side_reaches_the_target():
