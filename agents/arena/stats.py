@@ -211,9 +211,53 @@ def openskill_ratings(results: Sequence[GameResult], agents: Sequence[str], team
     return {a: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for a, r in rating.items()}
 
 
+RATING_METHOD = ("Bradley-Terry by maximum likelihood over every pairwise encounter of all games "
+                 "(Elo scale, mean 1500), 95 % interval from resampling deals")
+
+
 def ratings(results: Sequence[GameResult], agents: Sequence[str], teams: Sequence[Sequence[int]],
             h2h: dict[str, Any]) -> dict[str, Any]:
-    """Bradley–Terry Elo for two-player games, OpenSkill otherwise."""
-    if len(teams) == 2 and all(len(t) == 1 for t in teams):
-        return {"method": "Bradley-Terry (Elo scale)", "agents": bradley_terry_ratings(results, agents, teams)}
-    return {"method": "OpenSkill Plackett-Luce", "agents": openskill_ratings(results, agents, teams)}
+    """Ratings fitted to all games at once, so they do not depend on the order of the games:
+    Bradley–Terry over the pairwise encounters (two seats of different teams; the one with the
+    higher reward wins, ties half), with deal-bootstrap intervals; the meta-game view of the
+    head-to-head matrix (Nash averaging); and OpenSkill, which rates game by game and so
+    depends on their order, as a labelled secondary view."""
+    return {
+        "method": RATING_METHOD,
+        "agents": bradley_terry_ratings(results, agents, teams),
+        "nash": nash_averaging(h2h),
+        "secondary": {"method": "OpenSkill Plackett-Luce, games in id order (depends on their order)",
+                      "agents": openskill_ratings(results, agents, teams)},
+    }
+
+
+def nash_averaging(h2h: dict[str, Any], eps: float = 1e-3) -> dict[str, dict[str, float]]:
+    """Nash averaging (Balduzzi et al., 2018) of the head-to-head matrix: the maximum-entropy
+    Nash equilibrium of the symmetric zero-sum meta-game whose payoff is the log-odds of
+    finishing ahead (pairs that never met: 0), each agent's ``weight`` in it, and its
+    ``rating``, its payoff against that equilibrium (0 for agents in its support, negative for
+    those it leaves out). Unlike an average over the field, adding copies of an agent does not
+    move it."""
+    from scipy.optimize import minimize
+
+    agents = h2h["agents"]
+    k = len(agents)
+    share = np.array([[0.5 if v is None else v for v in row] for row in h2h["score"]], float)
+    np.fill_diagonal(share, 0.5)
+    share = np.clip(share, eps, 1 - eps)
+    payoff = np.log(share / (1 - share))  # antisymmetric: payoff[j, i] = -payoff[i, j]
+    if k == 1:
+        return {agents[0]: {"weight": 1.0, "rating": 0.0}}
+
+    def negative_entropy(x):
+        x = np.maximum(x, 1e-12)
+        return float(np.sum(x * np.log(x)))
+
+    constraints = [{"type": "eq", "fun": lambda x: x.sum() - 1.0},
+                   {"type": "ineq", "fun": lambda x: x @ payoff}]  # no agent beats the mixture
+    found = minimize(negative_entropy, np.full(k, 1.0 / k), bounds=[(0.0, 1.0)] * k, constraints=constraints,
+                     method="SLSQP", options={"ftol": 1e-12, "maxiter": 500})
+    weights = np.clip(found.x, 0.0, None)
+    weights /= weights.sum()
+    rating = payoff @ weights
+    return {a: {"weight": round(float(weights[i]), 6), "rating": round(float(rating[i]), 6)} for i, a in enumerate(agents)}

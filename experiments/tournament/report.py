@@ -118,16 +118,23 @@ def markdown(s: dict[str, Any]) -> str:
         lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
     lines += ["", "![head to head](plots/head_to_head.png)", ""]
     if s["ratings"]:
-        lines += ["## Ratings", "", f"Method: {s['ratings']['method']}.", ""]
-        if "OpenSkill" in s["ratings"]["method"]:
-            lines += ["| agent | mu | sigma | ordinal (mu - 3 sigma) |", "|---|---:|---:|---:|"]
-            for a, r in sorted(s["ratings"]["agents"].items(), key=lambda x: -x[1]["ordinal"]):
-                lines.append(f"| {a} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
-        else:
-            lines += ["| agent | Elo | 95 % CI (deals resampled) | strength |", "|---|---:|---|---:|"]
-            for a, r in sorted(s["ratings"]["agents"].items(), key=lambda x: -x[1]["elo"]):
-                lo, hi = r["elo_ci"]
-                lines.append(f"| {a} | {r['elo']:.0f} | [{lo:.0f}, {hi:.0f}] | {r['strength']:.3f} |")
+        r = s["ratings"]
+        lines += [
+            "## Ratings", "", f"Method: {r['method']}. The fit uses all games at once, so their order does "
+            "not matter. *Nash weight* / *Nash rating*: the maximum-entropy Nash equilibrium of the "
+            "meta-game whose payoff is the log-odds of finishing ahead in the head-to-head matrix, and "
+            "each agent's payoff against it (Nash averaging: copies of an agent do not move it). "
+            f"*{r['secondary']['method'].split(',')[0]}*: a secondary, order-dependent view.", "",
+            "| agent | Elo | 95 % CI (deals resampled) | Nash weight | Nash rating | OpenSkill mu ± sigma |",
+            "|---|---:|---|---:|---:|---:|",
+        ]
+        for a, v in sorted(r["agents"].items(), key=lambda x: -x[1]["elo"]):
+            lo, hi = v["elo_ci"]
+            nash, skill = r["nash"].get(a, {}), r["secondary"]["agents"].get(a, {})
+            lines.append(
+                f"| {a} | {v['elo']:.0f} | [{lo:.0f}, {hi:.0f}] | {_num(nash.get('weight'), '.3f')} | "
+                f"{_num(nash.get('rating'), '+.3f')} | {_num(skill.get('mu'), '.1f')} ± {_num(skill.get('sigma'), '.1f')} |"
+            )
         lines += ["", "![ratings](plots/ratings.png)", ""]
     b = s["behaviour"]
     if b:
@@ -221,18 +228,12 @@ def plot_ratings(s: dict[str, Any], path: Path) -> None:
     plt = _pyplot()
     r = s["ratings"]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(r["agents"]) + 1.5))
-    if "OpenSkill" in r["method"]:
-        items = sorted(r["agents"].items(), key=lambda x: x[1]["mu"])
-        ax.barh([shown(a) for a, _ in items], [v["mu"] for _, v in items], xerr=[2 * v["sigma"] for _, v in items],
-                color="#55a868", capsize=4)
-        ax.set_xlabel("OpenSkill mu (error bars: 2 sigma)")
-    else:
-        items = sorted(r["agents"].items(), key=lambda x: x[1]["elo"])
-        errors = [[max(0.0, v["elo"] - v["elo_ci"][0]) for _, v in items], [max(0.0, v["elo_ci"][1] - v["elo"]) for _, v in items]]
-        ax.barh([shown(a) for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, xerr=errors, color="#55a868",
-                capsize=4)
-        ax.set_xlabel("Bradley-Terry rating, Elo scale (mean 1500; 95% interval, deals resampled)")
-    ax.set_title(f"{s['name']}: ratings ({r['method']})")
+    items = sorted(r["agents"].items(), key=lambda x: x[1]["elo"])
+    errors = [[max(0.0, v["elo"] - v["elo_ci"][0]) for _, v in items], [max(0.0, v["elo_ci"][1] - v["elo"]) for _, v in items]]
+    ax.barh([shown(a) for a, _ in items], [v["elo"] - 1500 for _, v in items], left=1500, xerr=errors, color="#55a868",
+            capsize=4)
+    ax.set_xlabel("Bradley-Terry rating, Elo scale (mean 1500; 95% interval, deals resampled)")
+    ax.set_title(f"{s['name']}: ratings (all games at once)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -258,8 +259,7 @@ def _rating_text(s, agent) -> str:
     r = s["ratings"]
     if not r or agent not in r["agents"]:
         return ""
-    v = r["agents"][agent]
-    return f"{v['mu']:.1f} ± {v['sigma']:.1f}" if "mu" in v else f"{v['elo']:.0f} Elo"
+    return f"{r['agents'][agent]['elo']:.0f} Elo"
 
 
 def _num(value, fmt: str) -> str:

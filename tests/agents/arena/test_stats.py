@@ -109,3 +109,48 @@ def test_a_partnership_s_interval_counts_games_not_seats():
     assert row["win_rate_ci"] == pytest.approx(list(stats.wilson(36, 60)))  # not wilson(72, 120): narrower
     single = stats.standings([game("s", 0, ["a", "b", "c"], [1, -0.5, -0.5])], ["a", "b", "c"])
     assert single["a"]["win_rate_ci"] == pytest.approx(list(stats.wilson(1, 1)))
+
+
+def four_player_games(count=120, seed=0):
+    """Games of four seats where "strong" tends to win and "weak" to lose."""
+    rng = np.random.default_rng(seed)
+    pool = ["strong", "mid", "weak", "other"]
+    results = []
+    for g in range(count):
+        seats = [pool[(g + k) % 4] for k in range(4)]
+        skill = {"strong": 3.0, "mid": 1.5, "other": 1.0, "weak": 0.5}
+        p = np.array([skill[s] for s in seats])
+        winner = rng.choice(4, p=p / p.sum())
+        rewards = [1.0 if s == winner else -1 / 3 for s in range(4)]
+        results.append(game(f"G{g:04d}", g // 4, seats, rewards))
+    return results
+
+
+def test_ratings_do_not_depend_on_the_order_of_the_games():
+    results = four_player_games()
+    agents = ["strong", "mid", "weak", "other"]
+    teams = [(0,), (1,), (2,), (3,)]
+
+    def rated(games):
+        h2h = stats.head_to_head(games, agents, teams)
+        r = stats.ratings(games, agents, teams, h2h)
+        return {a: (round(v["elo"], 1), [round(x, 1) for x in v["elo_ci"]]) for a, v in r["agents"].items()}, r["nash"]
+
+    forward = rated(results)
+    shuffled = list(results)
+    np.random.default_rng(3).shuffle(shuffled)
+    assert rated(list(reversed(results))) == forward == rated(shuffled)
+    elo = forward[0]
+    assert elo["strong"][0] > elo["mid"][0] > elo["weak"][0]
+
+
+def test_nash_averaging_of_rock_paper_scissors_and_of_a_dominant_agent():
+    cycle = {"agents": ["rock", "paper", "scissors"],
+             "score": [[None, 0.1, 0.9], [0.9, None, 0.1], [0.1, 0.9, None]]}
+    nash = stats.nash_averaging(cycle)
+    assert all(v["weight"] == pytest.approx(1 / 3, abs=1e-3) for v in nash.values())
+    dominant = {"agents": ["best", "a", "b"], "score": [[None, 0.8, 0.8], [0.2, None, 0.5], [0.2, 0.5, None]]}
+    nash = stats.nash_averaging(dominant)
+    assert nash["best"]["weight"] == pytest.approx(1.0, abs=1e-3)
+    assert nash["best"]["rating"] == pytest.approx(0.0, abs=1e-3) and nash["a"]["rating"] < -1
+

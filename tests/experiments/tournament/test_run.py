@@ -57,7 +57,9 @@ def test_the_command_writes_report_summary_and_plots(tmp_path):
     assert summary["games"] == summary["games_scheduled"] == 12
     assert set(summary["agents"]) == {"honest", "bluffer", "random"}
     assert summary["agents"]["honest"]["parity"] <= 1 / 3
-    assert summary["ratings"]["method"] == "OpenSkill Plackett-Luce"
+    assert summary["ratings"]["method"].startswith("Bradley-Terry by maximum likelihood")
+    assert set(summary["ratings"]["nash"]) == set(summary["agents"])
+    assert "order" in summary["ratings"]["secondary"]["method"]
     assert summary["behaviour"]["agents"]["honest"]["challenge_accuracy"] in (None, 1.0)  # impossible claims only
     report = (run / "report.md").read_text()
     for heading in ("## Standings", "## Head to head", "## Ratings", "## Behaviour", "plots/win_rates.png"):
