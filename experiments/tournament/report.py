@@ -151,23 +151,21 @@ def markdown(s: dict[str, Any]) -> str:
 
 
 def print_table(summary: dict[str, Any], console=None) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    """The standings: a rich table on a terminal, a full-width markdown table in a file."""
+    from experiments.terminal import print_table as show
 
-    console = console or Console()
     s = summary
-    table = Table(title=f"{s['name']}: {s['game']}, {s['games']} games, {s['num_players']} players")
-    for heading, justify in (("agent", "left"), ("seats", "right"), ("win rate [95% CI]", "left"),
-                             ("parity", "right"), ("vs parity", "left"), ("mean reward [95% CI]", "left"),
-                             ("rating", "right")):
-        table.add_column(heading, justify=justify, no_wrap=heading == "agent")
+    headings = (("agent", "left"), ("seats", "right"), ("win rate [95% CI]", "left"), ("parity", "right"),
+                ("vs parity", "left"), ("mean reward [95% CI]", "left"), ("rating", "right"))
+    rows = []
     for agent, row in _ranked(s):
         lo, hi = row["win_rate_ci"]
         mlo, mhi = row["mean_reward_ci"]
-        table.add_row(shown(agent), str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
-                      f"{row['parity']:.3f}", row["vs_parity"],
-                      f"{row['mean_reward']:+.3f} [{_num(mlo, '+.3f')}, {_num(mhi, '+.3f')}]", _rating_text(s, agent))
-    console.print(table)
+        rows.append([agent, str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]", f"{row['parity']:.3f}",
+                     row["vs_parity"], f"{row['mean_reward']:+.3f} [{_num(mlo, '+.3f')}, {_num(mhi, '+.3f')}]",
+                     _rating_text(s, agent)])
+    title = f"{s['name']}: {s['game']}, {s['games']} games, {s['num_players']} players"
+    show(title, headings, rows, console)
 
 
 # -- plots ----------------------------------------------------------------------------------

@@ -65,11 +65,10 @@ def _run(config, run_dir, workers, executor, progress, report, console) -> dict[
 
 
 def _play(todo, total, done, executor, results, config, progress) -> None:
-    from tqdm import tqdm
+    from experiments.terminal import progress as progress_bar
 
     batches = batches_of(todo, executor.workers, config.batch_size)
-    with tqdm(total=total, initial=done, unit="game", desc=config.name, disable=not progress,
-              dynamic_ncols=True, smoothing=0.05) as bar:
+    with progress_bar(total, done, config.name, "game", enabled=progress) as bar:
         for lines in executor.run(batches):
             results.append(lines)
             bar.update(len(lines))

@@ -215,3 +215,42 @@ def test_a_damaged_tournament_json_stops_a_resume(tmp_path):
     (tmp_path / "run" / "tournament.json").write_text("{torn")
     result = CliRunner().invoke(command, [str(write_config(tmp_path)), "--out", str(tmp_path / "run"), "--no-progress"])
     assert result.exit_code == 1 and "tournament.json is damaged" in result.output
+
+
+def test_piped_output_has_full_width_tables_and_no_progress_frames(tmp_path):
+    config = write_config(tmp_path, name="a_tournament_name_long_enough_to_cut_in_eighty_columns_" + "x" * 20)
+    done = subprocess.run([sys.executable, "-m", "experiments.cli", "tournament", str(config), "--out",
+                           str(tmp_path / "run"), "--workers", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    output = done.stdout + done.stderr
+    assert "\r" not in output and "…" not in output
+    assert "| agent | seats | win rate [95% CI]" in done.stdout and "x" * 20 in done.stdout
+
+
+def test_on_a_terminal_the_tournament_shows_a_progress_bar(tmp_path):
+    import pty
+
+    config = write_config(tmp_path)
+    command_line = [sys.executable, "-m", "experiments.cli", "tournament", str(config), "--out", str(tmp_path / "run"),
+                    "--workers", "1"]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: stdout and stderr are the terminal, 120 columns wide
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        os.execv(sys.executable, command_line)
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.waitpid(pid, 0)
+    text = b"".join(chunks).decode(errors="replace")
+    assert "game/s" in text or "games/s" in text or "it/s" in text  # tqdm's frames
+    assert "┃" in text or "━" in text  # rich's table
