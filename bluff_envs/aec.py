@@ -36,7 +36,7 @@ class CardGameEnv(AECEnv):
 
     metadata: dict[str, Any] = {
         "name": "card_game",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -72,6 +72,7 @@ class CardGameEnv(AECEnv):
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.state = None
         self.view = None
+        self.last_events: tuple = ()  # the events of the last action, as the rules returned them
         self._view_mask = None
 
     # -- PettingZoo API -------------------------------------------------------------------
@@ -93,6 +94,7 @@ class CardGameEnv(AECEnv):
         cards = self._cards_from(options)
         self.state = self.game.new_state(cards, self._np_random)
         self.view = self.game.new_view(self.state)
+        self.last_events = ()
         self._view_mask = getattr(self.view, "legal_mask", None)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -131,6 +133,7 @@ class CardGameEnv(AECEnv):
             self._reject(agent, action)
         state = self.state
         events = state.apply(action)
+        self.last_events = events  # what the rules announced: the views (and narrators) read it
         if events:
             self.view.record(events)
         self._legal_stale = True
@@ -146,11 +149,13 @@ class CardGameEnv(AECEnv):
             self._misuse("last", None)
         return super().last(observe)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the table as text, as the acting player sees it; ``human``: that text
+        printed; ``rgb_array``: that text drawn as a picture (:mod:`bluff_envs.picture`)."""
         if self.render_mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
             return None
         if self.state is None:
             text = f"{self.metadata['name']}: call reset() first"
@@ -159,6 +164,10 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "human":
             print(text)
             return None
+        if self.render_mode == "rgb_array":
+            from bluff_envs.picture import table_picture
+
+            return table_picture(text, caption=self.metadata["name"])
         return text
 
     def close(self) -> None:

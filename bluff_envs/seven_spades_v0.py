@@ -91,7 +91,7 @@ if __doc__:  # the options table, from the one declaration of the options (absen
 class raw_env(CardGameEnv):
     metadata = {
         "name": "seven_spades_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
