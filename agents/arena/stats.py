@@ -97,29 +97,31 @@ def agent_order(results: Sequence[GameResult], preferred: Sequence[str] = ()) ->
 def standings(results: Sequence[GameResult], agents: Sequence[str], bootstrap: int = 2000, seed: int = 0) -> dict[str, dict[str, Any]]:
     """Per agent: games, seats, wins, win rate (winning seats / seats) with a Wilson interval
     over games (an agent's share of winning seats in each game), parity share, mean reward with
-    a deal-bootstrap interval."""
+    a deal-bootstrap interval. Parity is one number for every agent: the share of all seats of
+    all the games that won (what an agent no better than the others would get), so draws and
+    truncated games, which have no winner, lower it for everybody alike."""
     rng = np.random.default_rng(seed)
     deals = sorted({r.deal for r in results})
     deal_index = {d: i for i, d in enumerate(deals)}
-    table = {a: {"games": set(), "seats": 0, "wins": 0, "parity": 0.0, "draws": 0, "game_wins": 0.0,
+    table = {a: {"games": set(), "seats": 0, "wins": 0, "draws": 0, "game_wins": 0.0,
                  "reward_sum": np.zeros(len(deals)), "reward_n": np.zeros(len(deals))} for a in agents}
     for result in results:
         record = result.record
         won = set(record.winners)
-        n = len(record.seats)
         mine: dict[str, list[bool]] = {}
         for seat, spec in enumerate(record.seats):
             row = table[spec]
             row["games"].add(result.game_id)
             row["seats"] += 1
             row["wins"] += seat in won
-            row["parity"] += len(won) / n
             row["draws"] += not won
             row["reward_sum"][deal_index[result.deal]] += record.rewards[seat]
             row["reward_n"][deal_index[result.deal]] += 1
             mine.setdefault(spec, []).append(seat in won)
         for spec, outcomes in mine.items():
             table[spec]["game_wins"] += sum(outcomes) / len(outcomes)
+    all_seats = sum(len(r.record.seats) for r in results)
+    parity = sum(len(r.record.winners) for r in results) / all_seats if all_seats else math.nan
     out = {}
     for agent in agents:
         row = table[agent]
@@ -127,7 +129,6 @@ def standings(results: Sequence[GameResult], agents: Sequence[str], bootstrap: i
         # the interval counts games, not seats: an agent holding several seats of one game (a
         # partnership) wins or loses them together, and counting each would overstate the evidence
         lo, hi = wilson(row["game_wins"], len(row["games"]))
-        parity = row["parity"] / seats if seats else math.nan
         mean = row["reward_sum"].sum() / seats if seats else math.nan
         out[agent] = {
             "games": len(row["games"]),

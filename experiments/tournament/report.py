@@ -69,6 +69,19 @@ def write_report(run_dir: Path, summary: dict[str, Any]) -> None:
     (run_dir / "report.md").write_text(markdown(summary))
 
 
+TRUNCATION_WARNING_SHARE = 0.01
+
+
+def truncation_warning(s: dict[str, Any]) -> str:
+    """A warning when more than 1 % of the games hit ``max_turns`` (they have no winner), or ""."""
+    games, cut = s["games"], s["truncated"]
+    if not games or cut / games <= TRUNCATION_WARNING_SHARE:
+        return ""
+    return (f"**Warning: {cut} of {games} games ({cut / games:.1%}) were truncated at max_turns.** They count as "
+            "games without a winner, which lowers every win rate and the parity alike; raise the game's "
+            "max_turns or look at which line-ups cannot finish.")
+
+
 def markdown(s: dict[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in s["options"].items()) or "defaults"
     lines = [
@@ -83,10 +96,11 @@ def markdown(s: dict[str, Any]) -> str:
         "",
         "## Standings",
         "",
-        "Win rate over the seats each agent held, with its Wilson 95 % interval, against its parity "
-        "share (the rate if every game's wins were split evenly among the seats). *above* / *below*: "
-        "the whole interval is above / below parity. Mean reward with a 95 % bootstrap interval "
-        "over deals.",
+        *([truncation_warning(s), ""] if truncation_warning(s) else []),
+        "Win rate over the seats each agent held, with its Wilson 95 % interval, against the parity "
+        "share (the share of all seats of all games that won: what an agent no better than the "
+        "others would get, the same for every agent). *above* / *below*: the whole interval is "
+        "above / below parity. Mean reward with a 95 % bootstrap interval over deals.",
         "",
         "| agent | seats | win rate | 95 % CI | parity | vs parity | mean reward | 95 % CI | rating |",
         "|---|---:|---:|---|---:|---|---:|---|---:|",
@@ -166,6 +180,9 @@ def print_table(summary: dict[str, Any], console=None) -> None:
                      _rating_text(s, agent)])
     title = f"{s['name']}: {s['game']}, {s['games']} games, {s['num_players']} players"
     show(title, headings, rows, console)
+    warning = truncation_warning(s)
+    if warning:
+        print(warning.replace("**", ""), flush=True)
 
 
 # -- plots ----------------------------------------------------------------------------------

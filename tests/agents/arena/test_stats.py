@@ -154,3 +154,18 @@ def test_nash_averaging_of_rock_paper_scissors_and_of_a_dominant_agent():
     assert nash["best"]["weight"] == pytest.approx(1.0, abs=1e-3)
     assert nash["best"]["rating"] == pytest.approx(0.0, abs=1e-3) and nash["a"]["rating"] < -1
 
+
+
+def test_parity_is_the_same_for_every_agent_when_truncations_fall_unevenly():
+    results = [game("g0", 0, ["a", "b", "c"], [1, -0.5, -0.5]), game("g1", 1, ["a", "b", "d"], [0, 0, 0]),
+               game("g2", 2, ["a", "c", "d"], [-0.5, 1, -0.5])]
+    s = stats.standings(results, ["a", "b", "c", "d"], bootstrap=50)
+    assert {row["parity"] for row in s.values()} == {pytest.approx(2 / 9)}
+
+
+def test_reports_warn_when_more_than_one_percent_of_games_are_truncated():
+    from experiments.tournament.report import truncation_warning
+
+    assert truncation_warning({"games": 200, "truncated": 2}) == ""
+    warning = truncation_warning({"games": 200, "truncated": 3})
+    assert "3 of 200 games (1.5%) were truncated" in warning
