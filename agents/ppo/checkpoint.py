@@ -97,8 +97,10 @@ def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkp
 # -- writing ------------------------------------------------------------------------------
 
 
-def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: dict[str, bytes] | None = None) -> Path:
-    """Save ``model`` with ``meta`` (completed with format, steps, versions, time) and ``policy``."""
+def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: dict[str, bytes] | None = None,
+          torch_rng=None) -> Path:
+    """Save ``model`` with ``meta`` (completed with format, steps, versions, time) and ``policy``;
+    ``torch_rng``: the generator state to save, if not the current one."""
     import torch
 
     path = Path(path)
@@ -113,7 +115,7 @@ def write(model, path: Path, meta: dict[str, Any], policy: FrozenPolicy, extra: 
     state = io.BytesIO()
     torch.save(
         {"policy": model.policy.state_dict(), "optimizer": model.policy.optimizer.state_dict(),
-         "torch_rng": torch.get_rng_state()},
+         "torch_rng": torch.get_rng_state() if torch_rng is None else torch_rng},
         state,
     )
     counters = {"num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates),

@@ -21,10 +21,13 @@ checkpoint: the model, its step count, the opponent pool and its results.
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -81,6 +84,7 @@ class Trainer:
             results_window=c.opponents.results_window,
         )
         self.last_eval: EvalResult | None = None
+        self.stop_requested = False
 
     # -- the run directory --------------------------------------------------------------------
 
@@ -139,15 +143,23 @@ class Trainer:
                 self._warm_start(model)
             if self.resume_from is None and c.eval.every:
                 self.evaluate(model)  # where self-play starts from: the baseline of the curves
+                model.logger.dump(model.num_timesteps)  # logged at step 0, not at the first rollout's end
             callback = SelfPlayCallback(self)
             started, steps_before = time.perf_counter(), model.num_timesteps
             try:
-                model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
+                with self._stop_on_interrupt():
+                    model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
+                if self.stop_requested:
+                    raise KeyboardInterrupt
                 self.learn_seconds = time.perf_counter() - started
                 self.learn_steps = model.num_timesteps - steps_before
             except KeyboardInterrupt:
-                path = self.save(model)
-                self.say(f"interrupted at step {model.num_timesteps:,}; saved {path.name}; continue with --resume")
+                # the weights are those of the last rollout's end: save that state, so a resumed
+                # run takes the same steps, checkpoints and evaluations as an uninterrupted one
+                model.num_timesteps -= (model.rollout_buffer.pos + 1) * model.n_envs
+                path = self.save(model, torch_rng=callback.torch_rng)
+                self.say(f"interrupted; saved {path.name} at step {model.num_timesteps:,} (the last rollout's end); "
+                         "continue with --resume")
                 raise
             final = self.save(model)
             result = self.evaluate(model, final=True)
@@ -160,6 +172,27 @@ class Trainer:
             except (EOFError, BrokenPipeError, ConnectionError):
                 pass
             self._lock.close()
+
+    @contextmanager
+    def _stop_on_interrupt(self):
+        """Ctrl-C during learning asks the callback to stop at the next step (never in the
+        middle of an update), instead of raising wherever the signal lands."""
+        self.stop_requested = False
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def request_stop(signum, frame):
+            if self.stop_requested:  # a second Ctrl-C: stop at once
+                raise KeyboardInterrupt
+            self.stop_requested = True
+            self.say("interrupt: stopping at the next step to save a checkpoint (Ctrl-C again to abort)")
+
+        previous = signal.signal(signal.SIGINT, request_stop)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def _warm_start(self, model) -> None:
         from agents.training.learner_env import LearnerEnv
@@ -255,7 +288,7 @@ class Trainer:
     def frozen(self, model) -> FrozenPolicy:
         return FrozenPolicy.from_sb3(model.policy, self.config.network.activation)
 
-    def save(self, model) -> Path:
+    def save(self, model, torch_rng=None) -> Path:
         c = self.config
         meta = {
             **checkpoint.game_metadata(self.game),
@@ -266,7 +299,7 @@ class Trainer:
         pool_json, pool_arrays = self.pool.state()
         extra = {"pool.json": pool_json.encode(), "pool.npz": checkpoint.npz_bytes(pool_arrays)}
         path = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
-        checkpoint.write(model, path, meta, self.frozen(model), extra)
+        checkpoint.write(model, path, meta, self.frozen(model), extra, torch_rng=torch_rng)
         if c.checkpoint.keep:
             for old in sorted(path.parent.glob("step_*.zip"))[: -c.checkpoint.keep]:
                 old.unlink()
@@ -333,6 +366,7 @@ class SelfPlayCallback(BaseCallback):
         self.games = 0
         self.started = time.time()
         self.last_progress = 0.0
+        self.torch_rng = None
 
     def _on_training_start(self) -> None:
         self.steps_at_start = self.num_timesteps
@@ -353,6 +387,8 @@ class SelfPlayCallback(BaseCallback):
         return True
 
     def _on_rollout_start(self) -> None:
+        import torch
+
         trainer, pool = self.trainer, self.trainer.pool
         if self._due("snapshot"):
             pool.add_snapshot(trainer.frozen(self.model), self.num_timesteps)
@@ -363,8 +399,11 @@ class SelfPlayCallback(BaseCallback):
             trainer.save(self.model)
         if self._due("eval"):
             trainer.evaluate(self.model)
+        self.torch_rng = torch.get_rng_state()  # what an interrupted run saves: this rollout's start
 
     def _on_step(self) -> bool:
+        if self.trainer.stop_requested:
+            return False
         for info, done in zip(self.locals["infos"], self.locals["dones"]):
             if done and "selfplay" in info:
                 game = info["selfplay"]

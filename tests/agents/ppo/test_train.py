@@ -106,25 +106,27 @@ def test_the_ppo_agent_chooses_as_maskable_ppo_does(run, tmp_path):
 def test_an_interrupted_run_resumes_and_continues_the_step_count(run, tmp_path, monkeypatch):
     run_dir = tmp_path / "resumed"
     config = config_from_dict({**TINY, "vec_env": "dummy", "total_steps": 3072})
-    interrupt_at = 1536
+    interrupt_at, rollout_start = 1700, 1536  # rollouts of 256 steps x 2 environments
     original = SelfPlayCallback._on_step
 
     def interrupted(self):
         if self.num_timesteps >= interrupt_at:
-            raise KeyboardInterrupt
+            self.trainer.stop_requested = True  # what Ctrl-C does
         return original(self)
 
     monkeypatch.setattr(SelfPlayCallback, "_on_step", interrupted)
     with pytest.raises(KeyboardInterrupt):
         Trainer(config, run_dir, resume=False, echo=lambda line: None).run()
     saved = checkpoint.latest(run_dir)
-    assert checkpoint.read_metadata(saved)["num_timesteps"] == interrupt_at
+    # saved as it stood at the last rollout's end: the steps of the unfinished rollout are redone
+    assert checkpoint.read_metadata(saved)["num_timesteps"] == rollout_start
+    interrupt_at = rollout_start
     with pytest.raises(RunDirectoryError, match="--resume"):
         Trainer(config, run_dir, resume=False, echo=lambda line: None)
     monkeypatch.setattr(SelfPlayCallback, "_on_step", original)
     final = Trainer(config, run_dir, resume=True, echo=lambda line: None).run()
     meta = checkpoint.read_metadata(final)
-    assert 3072 <= meta["num_timesteps"] < 3072 + 512  # counted on from 1536, not from 0
+    assert meta["num_timesteps"] == 3072  # counted on from 1536, and stopped where an uninterrupted run stops
     sessions = json.loads((run_dir / "run.json").read_text())["sessions"]
     assert [s["steps_at_start"] for s in sessions] == [0, interrupt_at]
     log = (run_dir / "logs" / "progress_2.csv").read_text().splitlines()
