@@ -17,7 +17,8 @@ if [ ! -x "$BLUFF_VENV/bin/python" ]; then
 fi
 stamp="$BLUFF_VENV/.bluff-installed"  # "<pyproject hash> <extras installed>"
 hash="$(sha256sum "$BLUFF_ROOT/pyproject.toml" | cut -c1-16)"
-read -r had_hash had_extras < "$stamp" 2>/dev/null || true
+had_hash="" had_extras=""
+if [ -f "$stamp" ]; then read -r had_hash had_extras < "$stamp" || true; fi
 missing=""
 for extra in ${extras//,/ }; do
   case ",${had_extras:-}," in *",$extra,"*) ;; *) missing=1 ;; esac
@@ -28,7 +29,18 @@ if [ "${had_hash:-}" != "$hash" ] || [ -n "$missing" ]; then
   # torch first and pinned: on these machines 2.13.0 is a CPU build on local disk, while any
   # other version would download gigabytes
   "$BLUFF_VENV/bin/python" -m pip install -q "torch==2.13.0"
+  before="$("$BLUFF_VENV/bin/python" -m pip freeze --exclude-editable 2>/dev/null || true)"
   "$BLUFF_VENV/bin/python" -m pip install -q -e "$BLUFF_ROOT[$extras]"
+  after="$("$BLUFF_VENV/bin/python" -m pip freeze --exclude-editable)"
+  # one environment for both commands: adding extras (the test command's dev and ray) must not
+  # move a package another command already runs with
+  if [ "${had_hash:-}" = "$hash" ] && [ -n "$before" ]; then
+    moved="$(comm -23 <(sort <<<"$before") <(sort <<<"$after") | cut -d= -f1 | sort -u)"
+    if [ -n "$moved" ]; then
+      echo "installing bluff_envs[$extras] changed packages the other commands run with:" $moved >&2
+      exit 1
+    fi
+  fi
   echo "$hash $extras" > "$stamp"
 fi
 export PATH="$BLUFF_VENV/bin:$PATH"

@@ -53,7 +53,11 @@ class RayExecutor(Executor):
                 options.setdefault("num_cpus", workers or default_workers())
             ray.init(address=address, **options)
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self._task = ray.remote(num_cpus=1)(_play_batch_task)
+        from agents.trust import ENV_VAR, pickle_trusted
+
+        # the trust switch, given here, holds on the workers too (they load the agents)
+        runtime = {"env_vars": {ENV_VAR: "1"}} if pickle_trusted() else None
+        self._task = ray.remote(num_cpus=1, runtime_env=runtime)(_play_batch_task)
 
     def run(self, batches: Iterable[Batch]) -> Iterator[Lines]:
         ray = self.ray

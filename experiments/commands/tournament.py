@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from experiments.tournament.config import ConfigError, TournamentConfig
@@ -13,7 +15,7 @@ from experiments.commands import disk_errors_as_messages, trust_pickle_option
 @click.command("tournament")
 @trust_pickle_option
 @click.argument("config_path", metavar="CONFIG.yaml")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=os.cpu_count() or 1), default=None,
               help="Worker processes (default: the config's, else all cores).")
 @click.option("--out", "run_dir", type=click.Path(file_okay=False), default=None,
               help="Run directory (default: runs/tournaments/<name>). If it holds results of this "

@@ -4,7 +4,7 @@
 
     name: quick                      # optional; default: the file's stem
     seed: 0                          # seeds every training run and tournament
-    workers: null                    # tournament worker processes; null: all cores
+    workers: null                    # tournament worker processes (at most this machine's cores); null: all cores
     executor: local                  # local | ray | {kind: ray, address: "ray://head:10001"}
     games:
       - game: i_doubt_it
@@ -19,36 +19,61 @@
           field: [random]
           deals: 20
 
-Everything is validated when the file is loaded, before any work: unknown keys, wrong types,
-training configs (as ``bluff train`` would), tournament configs (as ``bluff tournament`` would,
-with each trained agent standing in as ``random`` until it exists). Every problem is reported,
-naming its key.
+Everything is validated when the file is loaded, before any work, by the project's one
+loader (:mod:`agents.training.config_loader`): unknown keys, wrong types, training configs (as
+``bluff train`` would), tournament configs (as ``bluff tournament`` would; a trained agent
+counts as an agent of its own, only not built until it exists). Every problem is reported at
+once, naming its key (``games[0].train.ppo.ppo.n_steps``).
 """
 
-from __future__ import annotations
-
 import copy
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
+from pydantic.dataclasses import dataclass
 
-from agents.training.config import TrainConfig, config_from_dict
-from experiments.tournament.config import ConfigError, TournamentConfig, read_config_file
+from agents.training.config import TrainConfig, validate_config
+from agents.training.config_loader import (
+    CONFIG,
+    Allowed,
+    ConfigError,
+    GameName,
+    ListOf,
+    MapOf,
+    SafeName,
+    Seed,
+    Workers,
+    check_shape,
+    game_info,
+    load_checked,
+    load_yaml,
+)
+from experiments.tournament.config import (
+    Executor,
+    ExecutorSpec,
+    Options,
+    TournamentConfig,
+    named_after_file,
+    executor_problems,
+    validate_tournament,
+)
 
-KEYS = ("name", "seed", "workers", "executor", "games")
-GAME_KEYS = ("game", "options", "train", "tournament")
+WHAT = "experiment"
+__all__ = ["ConfigError", "Experiment", "GameStudy", "experiment_from_dict", "load_experiment", "trained_agent_spec"]
 # tournament keys the experiment sets itself
 SET_BY_EXPERIMENT = ("game", "options", "seed", "workers", "executor", "name")
 
+TrainSpec = Annotated[dict[str, Any], Allowed("a training config (a mapping), optionally with 'base: <file>'")]
+TournamentSpec = Annotated[dict[str, Any], Allowed("a tournament config (format, agents or challenger/field, deals, …)")]
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, config=CONFIG)
 class GameStudy:
     """One game of a study: what to train and the tournament that compares everything."""
 
-    game: str
-    options: dict[str, Any]
+    game: GameName
+    options: Options
     train: dict[str, TrainConfig]
     tournament: dict[str, Any]  # a tournament config, trained agents still named by name
 
@@ -64,16 +89,18 @@ class GameStudy:
         return TournamentConfig.from_dict(data, check=check, where=where, source=f"tournament of {self.game}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
 class Experiment:
-    name: str
-    seed: int
-    workers: int | None
-    executor: Any
+    name: SafeName
+    seed: Seed
+    workers: Workers | None
+    executor: Any  # as the file gives it: a name or a mapping (see ExperimentFile.executor)
     games: tuple[GameStudy, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        """The resolved experiment (every training config in full), as written to the run."""
+        """The resolved experiment (every training config in full), as written to the run. A
+        tournament's options and executor are its game's and the experiment's: one object
+        each (written once in YAML, with an anchor)."""
         return {
             "name": self.name,
             "seed": self.seed,
@@ -84,127 +111,159 @@ class Experiment:
                     "game": g.game,
                     "options": g.options,
                     "train": {name: config.to_dict() for name, config in g.train.items()},
-                    "tournament": g.tournament,
+                    "tournament": {**g.tournament, "options": g.options, "executor": self.executor},
                 }
                 for g in self.games
             ],
         }
 
 
+@dataclass(frozen=True, config=CONFIG, kw_only=True)
+class ExperimentFile:
+    """An experiment file's top level as written; each game is checked on its own (GameEntry)."""
+
+    name: SafeName = "experiment"
+    seed: Seed = 0
+    workers: Workers | None = None
+    executor: Executor = field(default_factory=ExecutorSpec)
+    games: ListOf(Any, min_items=1, allowed="a non-empty list of games, each a mapping with keys game, options, "
+                  "train, tournament")
+
+
+@dataclass(frozen=True, config=CONFIG, kw_only=True)
+class GameEntry:
+    game: GameName
+    options: Options = field(default_factory=dict)
+    train: MapOf(TrainSpec, allowed="a mapping of agent names to training configs") = field(default_factory=dict)
+    tournament: TournamentSpec
+
+
 def load_experiment(path: str | Path) -> Experiment:
-    return experiment_from_dict(read_config_file(path), base_dir=Path(path).parent, source=str(path))
+    """Read and validate an experiment file: every problem (its training configs' and
+    tournaments' included) in one :class:`ConfigError`."""
+    base_dir = Path(path).parent
+    return load_checked(path, lambda data: validate_experiment(named_after_file(data, path), base_dir), WHAT)
 
 
 def experiment_from_dict(data: Any, base_dir: str | Path = ".", source: str = "experiment") -> Experiment:
-    problems: list[str] = []
-    experiment = _parse(data, Path(base_dir), problems)
+    experiment, problems = validate_experiment(data, Path(base_dir))
     if problems:
-        raise ConfigError(problems, source)
+        raise ConfigError(problems, source, WHAT)
     return experiment
 
 
-def _parse(data: Any, base_dir: Path, problems: list[str]) -> Experiment | None:
-    if not isinstance(data, dict):
-        problems.append(f"the experiment must be a mapping of keys, not {type(data).__name__}")
-        return None
-    for key in sorted(set(data) - set(KEYS), key=str):
-        problems.append(f"{key}: unknown key; keys are {', '.join(KEYS)}")
-    name = data.get("name", "experiment")
-    if not isinstance(name, str) or not name or "/" in name:
-        problems.append(f"name: expected a non-empty name without '/', got {name!r}")
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        problems.append(f"seed: expected an integer >= 0, got {seed!r}")
-    workers = data.get("workers")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        problems.append(f"workers: expected an integer >= 1 or null, got {workers!r}")
-    executor = data.get("executor", "local")
-    games = data.get("games")
-    if not isinstance(games, list) or not games:
-        problems.append("games: expected a non-empty list of games, each with a 'game' key")
-        games = []
+def validate_experiment(data: Any, base_dir: str | Path = ".") -> tuple[Experiment | None, list[str]]:
+    """An experiment and its problems (every one; the experiment is None if there are any)."""
+    checked = check_shape(ExperimentFile, data)
+    problems = list(checked.problems)
+    top = checked.value
+    if top is None:
+        return None, problems
+    executor_ok = checked.ok("executor.kind")
+    if executor_ok:
+        found = executor_problems(top.executor, "executor")
+        problems += found
+        executor_ok = not found
+    raw_executor = data.get("executor", "local") if isinstance(data, dict) else "local"
     studies = []
-    for i, entry in enumerate(games):
-        study = _parse_game(entry, f"games[{i}].", base_dir, seed if isinstance(seed, int) else 0, executor, problems)
+    for i, entry in enumerate(top.games if checked.ok("games") else ()):
+        study = _study(entry, f"games[{i}].", Path(base_dir), top.seed, raw_executor if executor_ok else "local", problems)
         if study is not None:
             studies.append(study)
     if problems:
-        return None
-    return Experiment(name, seed, workers, executor, tuple(studies))
+        return None, problems
+    return Experiment(top.name, top.seed, top.workers, raw_executor, tuple(studies)), problems
 
 
-def _parse_game(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, problems: list[str]):
-    if not isinstance(entry, dict):
-        problems.append(f"{where[:-1]}: expected a mapping with keys {', '.join(GAME_KEYS)}")
+def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, problems: list[str]) -> GameStudy | None:
+    checked = check_shape(GameEntry, entry, where, fill={"game": "?", "tournament": {}})
+    problems += checked.problems
+    entry_ok = not checked.problems
+    found = checked.value
+    if found is None:
         return None
-    before = len(problems)
-    for key in sorted(set(entry) - set(GAME_KEYS), key=str):
-        problems.append(f"{where}{key}: unknown key; keys are {', '.join(GAME_KEYS)}")
-    game = entry.get("game")
-    if not isinstance(game, str):
-        problems.append(f"{where}game: expected a game name (see `bluff list`), got {game!r}")
-        return None
-    options = entry.get("options", {}) or {}
-    if not isinstance(options, dict):
-        problems.append(f"{where}options: expected a mapping of option names to values, got {options!r}")
-        return None
-    train = entry.get("train", {}) or {}
-    if not isinstance(train, dict):
-        problems.append(f"{where}train: expected a mapping of agent names to training configs")
-        train = {}
+    ok = checked.ok
+    info = None
+    if ok("game", "options"):
+        info, game_problems = game_info(found.game, found.options, f"{where}game", f"{where}options")
+        problems += game_problems
+    game, options = found.game, dict(found.options)
     trained: dict[str, TrainConfig] = {}
-    for k, (agent, spec) in enumerate(train.items()):
+    names: set[str] = set()
+    known = _agent_names(info.name) if info is not None else set()
+    for k, (agent, spec) in enumerate(found.train.items() if ok("train") else ()):
         key = f"{where}train.{agent}"
-        if not isinstance(agent, str) or ":" in agent or not agent:
-            problems.append(f"{key}: an agent name must be a plain word (no ':')")
+        if ":" in agent:
+            problems.append(f"{key}: an agent name with ':'; allowed: a plain word (no ':')")
+            entry_ok = False
             continue
-        config = _training_config(spec, key, base_dir, game, options, seed + 1000 * k, problems)
-        if config is not None:
+        names.add(agent)
+        if agent in known:
+            problems.append(f"{key}: {agent!r} is already an agent of {game}; allowed: a name of its own "
+                            f"(not {', '.join(sorted(known))})")
+            entry_ok = False
+        config, found_problems = _training_config(spec, key, base_dir, game, options, seed + 1000 * k, info is not None)
+        problems += found_problems
+        if config is None:
+            entry_ok = False
+        else:
             trained[agent] = config
-    tournament = entry.get("tournament")
-    if not isinstance(tournament, dict):
-        problems.append(f"{where}tournament: expected a tournament config (format, agents or challenger/field, deals, …)")
+    if not ok("tournament"):
         return None
+    tournament = found.tournament
     for key in SET_BY_EXPERIMENT:
         if key in tournament:
-            problems.append(f"{where}tournament.{key}: set by the experiment, not inside the tournament")
-    if len(problems) > before:
+            problems.append(f"{where}tournament.{key}: set by the experiment, not inside the tournament; "
+                            "allowed: the other tournament keys")
+            entry_ok = False
+    own = {k: v for k, v in tournament.items() if k not in SET_BY_EXPERIMENT}
+    data = {**own, "name": game, "game": game, "options": options, "seed": seed, "executor": executor}
+    _, tournament_problems = validate_tournament(data, check=info is not None, where=f"{where}tournament.",
+                                                 untrained=frozenset(names))
+    problems += tournament_problems
+    if not entry_ok or tournament_problems or info is None:
         return None
-    data = {**tournament, "name": game, "game": game, "options": options, "seed": seed, "executor": executor}
-    stand_ins = {name: "random" for name in trained}  # agents that do not exist yet
-    try:
-        GameStudy(game, options, trained, data).tournament_config(stand_ins, check=True, where=f"{where}tournament.")
-    except ConfigError as error:
-        problems.extend(error.problems)
-        return None
-    return GameStudy(game, options, trained, data)
+    return GameStudy(game, options, trained, {**tournament, "name": game, "game": game, "options": options,
+                                              "seed": seed, "executor": executor})
 
 
-def _training_config(spec: Any, key: str, base_dir: Path, game: str, options: dict, seed: int, problems: list[str]):
-    if not isinstance(spec, dict):
-        problems.append(f"{key}: expected a training config (a mapping), optionally with 'base: <file>'")
-        return None
+def _agent_names(game: str) -> set[str]:
+    from agents.registry import agent_names
+
+    return set(agent_names(game))
+
+
+def _training_config(spec: dict, key: str, base_dir: Path, game: str, options: dict, seed: int,
+                     semantic: bool) -> tuple[TrainConfig | None, list[str]]:
     spec = dict(spec)
-    data: dict[str, Any] = {}
+    data: Any = {}
+    problems: list[str] = []
+    if "game" in spec:
+        problems.append(f"{key}.game: set by the experiment (the game and its options); allowed: the other training keys")
+        spec.pop("game")
     base = spec.pop("base", None)
     if base is not None:
+        if not isinstance(base, str) or not base:
+            return None, [*problems, f"{key}.base: wrong type: {base!r}; allowed: the path of a training config file, "
+                                     "relative to the experiment file"]
         path = base_dir / base
-        try:
-            data = yaml.safe_load(path.read_text()) or {}
-        except (OSError, yaml.YAMLError) as error:
-            problems.append(f"{key}.base: cannot read {path}: {error}")
-            return None
-        if data.get("game", {}).get("name", game) != game:
-            problems.append(f"{key}.base: {path} trains {data['game'].get('name')!r}, not {game!r}")
-            return None
+        data, file_problems = load_yaml(path)
+        if file_problems:
+            return None, [*problems, *(f"{key}.base: {path}: {p}" for p in file_problems)]
+        data = {} if data is None else data
+        if not isinstance(data, dict):
+            return None, [*problems, f"{key}.base: {path}: the top level is not a mapping; allowed: a training config"]
+        base_game = data.get("game")
+        trains = base_game.get("name", game) if isinstance(base_game, dict) else game
+        if trains != game:
+            return None, [*problems, f"{key}.base: {path} trains {trains!r}, not {game!r}; allowed: a training config "
+                                     f"for {game}"]
     data = _merge(data, spec)
     data["game"] = {"name": game, "options": options}
     data.setdefault("seed", seed)
-    try:
-        return config_from_dict(data, source=key)
-    except ValueError as error:
-        problems.append(str(error))
-        return None
+    config, found = validate_config(data, where=f"{key}.", semantic=semantic)
+    problems += found
+    return (None if problems else config), problems
 
 
 def _merge(base: dict, override: dict) -> dict:

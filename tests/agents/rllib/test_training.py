@@ -91,17 +91,20 @@ def test_the_checkpoint_plays_the_same_games_on_ray_tasks(trained, tmp_path):
     assert len(games(tmp_path / "ray")) == 3 and games(tmp_path / "ray") == games(tmp_path / "local")
 
 
-def test_the_agent_plays_only_legal_actions_and_is_deterministic(trained):
+def test_the_agent_plays_only_legal_actions_greedy_or_mixed_and_reproducibly(trained):
     run, _ = trained
     env = bluff_envs.make("i_doubt_it", raw=True, num_players=3, max_turns=30)
-    agent = make_agent(f"rllib:{run}", GameInfo.of(env), 0)
+    greedy = make_agent(f"rllib:{run}@greedy", GameInfo.of(env), 0)
+    mixed, again = (make_agent(f"rllib:{run}", GameInfo.of(env), 7) for _ in range(2))
     env.reset(seed=4)
     for _ in range(60):
         if env.state.is_over:
             break
         observation = env.observe(env.agent_selection)
-        action = agent.act(observation)
-        assert observation["action_mask"][action] == 1 and agent.act(observation) == action
+        action = greedy.act(observation)
+        assert observation["action_mask"][action] == 1 and greedy.act(observation) == action
+        sampled = mixed.act(observation)
+        assert observation["action_mask"][sampled] == 1 and again.act(observation) == sampled  # same seed, same draws
         env.step(action)
 
 
@@ -136,15 +139,17 @@ def test_resume_continues_the_step_count(trained, tmp_path):
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"ppo": {"n_steps": 10}}, "unknown key ppo.n_steps"),
-    ({"opponents": ["nobody"]}, "opponents: unknown agent 'nobody'"),
-    ({"game": {"name": "i_doubt_it", "options": {"num_players": 99}}}, "game:"),
-    ({"total_steps": 0}, "total_steps must be >= 1"),
-    ({"ppo": {"train_batch_size": 100, "minibatch_size": 200}}, "minibatch_size 200 is larger"),
+    ({"ppo": {"n_steps": 10}}, "ppo.n_steps: unknown key; allowed: learning_rate, "),
+    ({"opponents": ["nobody"]}, "opponents[0]: unknown agent 'nobody'"),
+    ({"game": {"name": "i_doubt_it", "options": {"num_players": 99}}}, "game.options: option num_players=99"),
+    ({"total_steps": 0}, "total_steps: out of range: int 0; allowed: an integer from 1 to"),
+    ({"ppo": {"train_batch_size": 100, "minibatch_size": 200}}, "ppo.minibatch_size: 200 is larger"),
+    ({"seed": -1, "eval": {"seed": 2**32}}, "seed: out of range: int -1"),
 ])
 def test_config_errors_name_the_key(change, words):
-    with pytest.raises(ValueError, match=words):
+    with pytest.raises(ValueError) as caught:
         config_from_dict({**TINY, **change})
+    assert any(problem.startswith(words) for problem in caught.value.problems), caught.value.problems
 
 
 def test_without_the_trust_switch_an_rllib_checkpoint_is_refused_naming_the_risk(trained):

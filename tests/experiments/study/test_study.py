@@ -1,5 +1,6 @@
-"""The benchmark runner end to end, on a miniature experiment."""
+"""The benchmark runner end to end, on a miniature experiment; experiment files validated on load."""
 
+import copy
 import json
 
 import pytest
@@ -102,25 +103,126 @@ def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
         (lambda d: d["games"][0]["train"]["ppo"].update(total_steps="lots"), "total_steps"),
         (lambda d: d["games"][0]["train"]["ppo"].update(base="train/missing.yaml"), "games[0].train.ppo.base"),
         (lambda d: d["games"][0]["tournament"].update(seed=4), "games[0].tournament.seed: set by the experiment"),
-        (lambda d: d.update(games=[]), "games: expected a non-empty list"),
+        (lambda d: d.update(games=[]), "games: empty: list []; allowed: a non-empty list of games"),
+        (lambda d: d.pop("games"), "games: missing; allowed: a non-empty list of games"),
+        (lambda d: d.update(games={"game": "i_doubt_it"}), "games: wrong type: mapping {'game': 'i_doubt_it'}"),
+        (lambda d: d["games"].append("tarneeb"), "games[1]: wrong type: str 'tarneeb'; allowed: a mapping with keys game, "),
+        (lambda d: d.update(seed=2**32), "seed: out of range: int 4294967296; allowed: an integer from 0 to 4294967295"),
+        (lambda d: d.update(seed=-1), "seed: out of range: int -1"),
+        (lambda d: d.update(name="../up"), "name: a name that would lead outside the run directory: str '../up'"),
+        (lambda d: d.update(executor={"kind": "slurm"}), "executor.kind: unknown executor 'slurm'; allowed: local"),
+        (lambda d: d["games"][0].update(game="poker"), "games[0].game: unknown game 'poker'"),
+        (lambda d: d["games"][0].update(colour="red"), "games[0].colour: unknown key; allowed: game, options, train, tournament"),
+        (lambda d: d["games"][0].pop("tournament"), "games[0].tournament: missing; allowed: a tournament config"),
+        (lambda d: d["games"][0]["tournament"].update(dealz=3), "games[0].tournament.dealz: unknown key"),
+        (lambda d: d["games"][0]["tournament"].update(deals=10**8), "games[0].tournament.deals: out of range: int 100000000"),
+        (lambda d: d["games"][0]["tournament"].update(agents=["ppo", "ppo"]), "needs at least two different agents"),
+        (lambda d: d["games"][0]["train"].update({"honest": {}}), "games[0].train.honest: 'honest' is already an agent of i_doubt_it"),
+        (lambda d: d["games"][0]["train"].update({"ppo:x": {}}), "games[0].train.ppo:x: an agent name with ':'"),
+        (lambda d: d["games"][0]["train"].update(ppo=5), "games[0].train.ppo: wrong type: int 5; allowed: a training config"),
+        (lambda d: d["games"][0]["train"]["ppo"].update(seed=2**32), "games[0].train.ppo.seed: out of range: int 4294967296"),
+        (lambda d: d["games"][0]["train"]["ppo"]["ppo"].update(gamma=1.5), "games[0].train.ppo.ppo.gamma: out of range: float 1.5"),
+        (lambda d: d["games"][0]["train"]["ppo"].update(game={"name": "tarneeb"}), "games[0].train.ppo.game: set by the experiment"),
+        (lambda d: d["games"][0]["train"]["ppo"].update(base="train/tarneeb.yaml"), "trains 'tarneeb', not 'i_doubt_it'"),
+        (lambda d: d["games"][0]["train"]["ppo"].update(base=3), "games[0].train.ppo.base: wrong type: 3"),
     ],
 )
 def test_a_malformed_experiment_is_rejected_before_any_work(tmp_path, change, key):
     data = {
         "name": "bad",
-        "games": [{"game": "i_doubt_it", "train": {"ppo": dict(TINY_TRAINING)},
+        "games": [{"game": "i_doubt_it", "train": {"ppo": copy.deepcopy(TINY_TRAINING)},
                    "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1}}],
     }
     change(data)
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "tarneeb.yaml").write_text("game: {name: tarneeb}\ntotal_steps: 100\n")
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(data))
-    with pytest.raises((ConfigError, ValueError)) as error:
+    with pytest.raises(ConfigError) as error:
         load_experiment(path)
-    assert key in str(error.value)
+    assert any(key in problem for problem in error.value.problems), error.value.problems
+    assert str(error.value).startswith(f"{path}: invalid experiment")
     assert not (tmp_path / "runs").exists()
 
 
-def test_the_shipped_experiments_are_valid():
-    for name in ("quick", "full"):
-        experiment = load_experiment(f"experiments/{name}.yaml")
-        assert {g.game for g in experiment.games} == {"i_doubt_it", "believe_it_or_not", "seven_spades", "tarneeb"}
+def study_file(tmp_path, **changes) -> dict:
+    data = {
+        "name": "bad",
+        "games": [{"game": "i_doubt_it", "train": {"ppo": copy.deepcopy(TINY_TRAINING)},
+                   "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1}}],
+    }
+    data.update(changes)
+    return data
+
+
+def load(tmp_path, data):
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return load_experiment(path)
+
+
+def test_a_trained_agent_and_one_other_make_a_round_robin(tmp_path):
+    data = study_file(tmp_path)
+    data["games"][0]["tournament"]["agents"] = ["ppo", "random"]
+    experiment = load(tmp_path, data)
+    config = experiment.games[0].tournament_config({"ppo": "ppo:/runs/ppo"})
+    assert config.agents == ("ppo:/runs/ppo", "random") and len(config.all_lineups()) == 3  # 2 agents, 3 seats
+
+
+def test_every_problem_of_an_experiment_is_reported_at_once(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    data = study_file(tmp_path, seed=-1, workers=3, colour="red")
+    data["games"][0]["train"]["ppo"]["ppo"]["n_step"] = 8
+    data["games"][0]["train"]["ppo"]["eval"]["workers"] = 3
+    data["games"][0]["tournament"]["agents"] = ["ppo", "genius"]
+    data["games"][0]["tournament"]["seed"] = 4
+    data["games"].append({"game": "tarneeb", "options": {"variant": "martian"}, "tournament": {"agents": ["random", "x"]}})
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path, data)
+    assert sorted(p.split(":")[0] for p in caught.value.problems) == sorted([
+        "seed", "workers", "colour",
+        "games[0].train.ppo.ppo.n_step", "games[0].train.ppo.eval.workers",
+        "games[0].tournament.seed", "games[0].tournament.agents[1]",
+        "games[1].options",
+    ])
+
+
+def test_a_base_file_that_cannot_be_read_is_named(tmp_path):
+    (tmp_path / "base.yaml").write_bytes(b"total_steps: \xff\n")
+    data = study_file(tmp_path)
+    data["games"][0]["train"]["ppo"]["base"] = "base.yaml"
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path, data)
+    assert caught.value.problems == [
+        f"games[0].train.ppo.base: {tmp_path / 'base.yaml'}: the file: not UTF-8 text (byte 0xff at line 1, column 14); "
+        "allowed: UTF-8 text"]
+
+
+def test_an_alias_bomb_experiment_fails_fast(tmp_path):
+    import time
+
+    text = "name: bomb\na: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)) + "games: [*i]\n"
+    path = tmp_path / "bomb.yaml"
+    path.write_text(text)
+    start = time.perf_counter()
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(path)
+    assert time.perf_counter() - start < 0.5 and len(str(caught.value)) < 1000
+    assert caught.value.problems[0].startswith("the file: more than 10000 values")
+
+
+@pytest.mark.parametrize("name", ["quick", "full"])
+def test_the_shipped_experiments_are_valid(name):
+    from pathlib import Path
+
+    experiment = load_experiment(Path(__file__).resolve().parents[3] / "experiments" / f"{name}.yaml")
+    assert experiment.name == name
+    assert {g.game for g in experiment.games} == {"i_doubt_it", "believe_it_or_not", "seven_spades", "tarneeb"}
+    resolved = experiment.to_dict()
+    assert yaml.safe_load(yaml.safe_dump(resolved, sort_keys=False)) == resolved
+    for study, game in zip(experiment.games, resolved["games"]):
+        assert game["tournament"]["options"] is game["options"]  # one object: written once, with an anchor
+        assert study.tournament_config({"ppo": "ppo:/runs/ppo"}).game == study.game
