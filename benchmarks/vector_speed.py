@@ -10,13 +10,21 @@ loop as the reference, as Tarneeb's peer. Speeds are game steps per second of th
 CPU time, the median of ``--rounds`` alternating rounds.
 
     python benchmarks/vector_speed.py [--envs 1024] [--rounds 3] [--seconds 2] [--games tarneeb ...]
+    python benchmarks/vector_speed.py --compile     # the first start (compiling) and a cached start
+
+``--compile`` times, per game in fresh processes, the wall time from ``import`` to the first
+stepped batch with an empty numba cache (``NUMBA_CACHE_DIR`` pointing at an empty folder: what
+the first run on a machine pays) and then with that cache filled.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,6 +60,21 @@ def vector_runner(game: str, num_envs: int):
     return run
 
 
+FIRST_STEP = "import bluff_envs.vector as v; e = v.make({game!r}, 64); e.reset(seed=0); e.step(e.mask.argmax(axis=1))"
+
+
+def compile_times(games: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for game in games:
+            times = []
+            for _ in range(2):  # first: compiles into the empty cache; second: loads it
+                began = time.perf_counter()
+                subprocess.run([sys.executable, "-c", FIRST_STEP.format(game=game)], env=env, check=True)
+                times.append(time.perf_counter() - began)
+            print(f"{game:<20} first start {times[0]:6.1f} s (compiling)   cached start {times[1]:5.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", type=int, default=1024)
@@ -59,7 +82,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--games", nargs="*", default=list(bluff_envs.vector.ENGINES))
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--compile", action="store_true", help="time the first (compiling) and a cached start instead")
     args = parser.parse_args()
+    if args.compile:
+        compile_times(args.games)
+        return
     started = time.process_time()
     runners = {}
     for game in args.games:
