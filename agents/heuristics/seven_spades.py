@@ -28,6 +28,11 @@ What a player knows (the basis of "impossible" and of the probability): the card
 up so far (``seen``), its own face-down cards (``my_row``) and the card in its hand
 (``drawn``). Every other card is *unplaced*: in the stock, in someone's face-down row, or out
 of the game face down. A claim is impossible when no spade is unplaced.
+
+Randomness: a decision's only randomness is one uniform draw ``u`` in [0, 1): :meth:`act`
+draws it from the agent's generator (one per decision, used or not) and hands it to
+:meth:`decide`, which is deterministic. ``agents.batched.seven_spades`` makes the same choice
+for the same observation and ``u``, many rows at a time.
 """
 
 from __future__ import annotations
@@ -137,13 +142,21 @@ class SevenSpadesHeuristic(Agent):
     :meth:`claims` on its turn and :meth:`challenges` in a window."""
 
     def act(self, observation, view=None) -> int:
+        # one uniform draw per decision, whether or not the decision needs it, so that the
+        # batched form (agents.batched.seven_spades), handed one draw per row, is its exact twin
+        return self.decide(observation, float(self.rng.random()), view)
+
+    def decide(self, observation, u: float, view=None) -> int:
+        """The action for ``observation`` given the uniform draw ``u`` in [0, 1): the only
+        randomness of a decision (``bluffer`` bluffs when ``u`` falls below its bluff
+        probability; the others ignore it)."""
         table = Table(self.decode(observation) if view is None else view, self.game)
         mask = observation["action_mask"]
         if table.in_window:
-            action = CHALLENGE if self.challenges(table) else PASS
+            action = CHALLENGE if self.challenges(table, u) else PASS
         elif mask[CLAIM_FACE_UP]:
             action = CLAIM_FACE_UP  # a real spade at target-1: it wins at once
-        elif mask[CLAIM] and self.claims(table):
+        elif mask[CLAIM] and self.claims(table, u):
             action = CLAIM
         else:
             action = DISCARD
@@ -151,12 +164,12 @@ class SevenSpadesHeuristic(Agent):
             action = int(np.flatnonzero(mask)[0])
         return int(action)
 
-    def claims(self, table: Table) -> bool:
-        """Whether to claim the drawn card face down (the mask allows it)."""
+    def claims(self, table: Table, u: float) -> bool:
+        """Whether to claim the drawn card face down (the mask allows it), given the draw ``u``."""
         return table.drawn_spade
 
-    def challenges(self, table: Table) -> bool:
-        """Whether to challenge the claim under challenge."""
+    def challenges(self, table: Table, u: float) -> bool:
+        """Whether to challenge the claim under challenge, given the draw ``u``."""
         return table.claim_impossible()
 
 
@@ -178,7 +191,7 @@ class Counter(SevenSpadesHeuristic):
     closing_threshold = 0.5
     caution = 0.15
 
-    def claims(self, table: Table) -> bool:
+    def claims(self, table: Table, u: float) -> bool:
         if table.drawn_spade:
             return True
         best = table.opponents_best()
@@ -189,7 +202,7 @@ class Counter(SevenSpadesHeuristic):
         challenged, windows = table.recent_challenges()
         return windows == len(table.history) and challenged == 0 and int(table.in_game.sum()) > 2
 
-    def challenges(self, table: Table) -> bool:
+    def challenges(self, table: Table, u: float) -> bool:
         if table.claim_impossible():
             return True
         limit = self.threshold
@@ -213,16 +226,20 @@ class Bluffer(SevenSpadesHeuristic):
     bluff_rate = 0.8
     threshold = 0.85
 
-    def claims(self, table: Table) -> bool:
+    def claims(self, table: Table, u: float) -> bool:
         if table.drawn_spade:
             return True
+        return u < self.bluff_probability(table)
+
+    def bluff_probability(self, table: Table) -> float:
+        """The probability of claiming a non-spade face down: ``bluff_rate`` × (1 − s)²."""
         challenged, windows = table.recent_challenges()
         if int(table.in_game.sum()) == 2:
             challenged = windows = 0
         share = (challenged + 0.5) / (windows + 1.0)
-        return bool(self.rng.random() < self.bluff_rate * (1.0 - share) ** 2)
+        return self.bluff_rate * (1.0 - share) ** 2
 
-    def challenges(self, table: Table) -> bool:
+    def challenges(self, table: Table, u: float) -> bool:
         if table.claim_impossible():
             return True
         closing = table.row_lengths[table.claimer] >= table.target - 1
@@ -233,7 +250,7 @@ class Bluffer(SevenSpadesHeuristic):
 class AlwaysChallenge(SevenSpadesHeuristic):
     """Plays like ``honest``; challenges every claim."""
 
-    def challenges(self, table: Table) -> bool:
+    def challenges(self, table: Table, u: float) -> bool:
         return True
 
 
@@ -241,5 +258,5 @@ class AlwaysChallenge(SevenSpadesHeuristic):
 class NeverChallenge(SevenSpadesHeuristic):
     """Plays like ``honest``; never challenges."""
 
-    def challenges(self, table: Table) -> bool:
+    def challenges(self, table: Table, u: float) -> bool:
         return False
