@@ -5,16 +5,7 @@ are dealt and player 0 leads the first round.
 
 Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
-=====================  ============================  =====================================
-option                 default                       allowed
-=====================  ============================  =====================================
-num_players            4                             2 … 6
-deck                   36 (2-3 players), 52 (4-6)    36 (ranks 6…A), 52 (ranks 2…A)
-num_decks              1                             1, 2
-max_cards_per_play     8                             int ≥ 1, or None (no limit)
-discard_quads          False                         True, False
-max_turns              1000                          int ≥ 1 (completed plays, then truncation)
-=====================  ============================  =====================================
+{options}
 
 Actions (``Discrete(29)``, the same for every agent)
 ----------------------------------------------------
@@ -107,8 +98,12 @@ Version history
 v0: first release.
 """
 
+from bluff_envs import options as opt
 from bluff_envs.aec import CardGameEnv, wrap
-from bluff_envs.believe_it_or_not import BelieveItOrNot
+from bluff_envs.believe_it_or_not import BelieveItOrNot, BelieveItOrNotConfig
+
+if __doc__:  # the options table, from the one declaration of the options (None under -OO)
+    __doc__ = __doc__.replace("{options}", opt.table(BelieveItOrNotConfig.OPTIONS))
 
 
 class raw_env(CardGameEnv):

@@ -5,16 +5,7 @@ names Aces first and each play names the next rank (``rank_order``).
 
 Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
-=====================  ==========================  =======================================
-option                 default                     allowed
-=====================  ==========================  =======================================
-num_players            4                           2 … 11
-num_decks              1 (2-5 players), 2 (6-11)   1 … 4
-rank_order             "descending"                "descending", "ascending"
-max_cards_per_play     4 × num_decks               int ≥ 1, or None (no limit)
-last_play_checked      True                        True, False
-max_turns              1000                        int ≥ 1 (completed plays, then truncation)
-=====================  ==========================  =======================================
+{options}
 
 Actions (``Discrete(16)``, the same for every agent)
 ----------------------------------------------------
@@ -67,8 +58,12 @@ Version history
 v0: first release.
 """
 
+from bluff_envs import options as opt
 from bluff_envs.aec import CardGameEnv, wrap
-from bluff_envs.i_doubt_it import IDoubtIt
+from bluff_envs.i_doubt_it import IDoubtIt, IDoubtItConfig
+
+if __doc__:  # the options table, from the one declaration of the options (None under -OO)
+    __doc__ = __doc__.replace("{options}", opt.table(IDoubtItConfig.OPTIONS))
 
 
 class raw_env(CardGameEnv):

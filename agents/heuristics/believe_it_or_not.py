@@ -46,11 +46,10 @@ import numpy as np
 
 from agents.base import Agent, GameInfo
 from agents.registry import register
-from bluff_envs.believe_it_or_not.rules import ADD0, BELIEVE, DISBELIEVE, DONE, NAME0
+from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, DISBELIEVE, DONE, NAME, NAME0, RESPOND
 from bluff_envs.cards import NUM_RANKS
 
 GAME = "believe_it_or_not"
-NAME, BUILD, RESPOND = 0, 1, 2  # the one-hot "phase" of the observation
 
 
 class Table:

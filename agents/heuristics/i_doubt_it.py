@@ -40,9 +40,9 @@ import numpy as np
 from agents.base import Agent, GameInfo
 from agents.registry import register
 from bluff_envs.cards import NUM_RANKS
+from bluff_envs.i_doubt_it.actions import ADD0, DONE, DOUBT, DOUBT_WINDOW, PASS
 
 GAME = "i_doubt_it"
-DONE, DOUBT, PASS = NUM_RANKS, NUM_RANKS + 1, NUM_RANKS + 2
 
 
 class Table:
@@ -60,7 +60,7 @@ class Table:
         self.copies = 4 * c.num_decks
         self.deck_size = 52 * c.num_decks
         self.rank_step = -1 if c.rank_order == "descending" else 1  # from one play to the next
-        self.in_window = bool(view["phase"][1] > 0.5)
+        self.in_window = bool(view["phase"][DOUBT_WINDOW] > 0.5)
         self.hand = view["hand"].astype(int)
         self.building = view["building"].astype(int)
         self.required = int(np.argmax(view["required_rank"]))
@@ -169,7 +169,7 @@ class IDoubtItHeuristic(Agent):
         plan = self._plan
         for rank in range(NUM_RANKS):
             if building[rank] < plan[rank]:
-                return rank
+                return ADD0 + rank
         return DONE
 
     def _continues(self, plan: np.ndarray | None, table: Table) -> bool:

@@ -1,7 +1,8 @@
-"""Believe It or Not (Верю — не верю): rules, view and options. The environment is
-``bluff_envs.believe_it_or_not_v0``."""
+"""Believe It or Not (Верю — не верю): actions, rules, view, game and options. The environment
+is ``bluff_envs.believe_it_or_not_v0``."""
 
 from bluff_envs.believe_it_or_not.config import BelieveItOrNotConfig
-from bluff_envs.believe_it_or_not.rules import BelieveItOrNot, BelieveItOrNotState
+from bluff_envs.believe_it_or_not.game import BelieveItOrNot
+from bluff_envs.believe_it_or_not.rules import BelieveItOrNotState
 
 __all__ = ["BelieveItOrNot", "BelieveItOrNotConfig", "BelieveItOrNotState"]

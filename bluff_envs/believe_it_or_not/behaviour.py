@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_rules
 from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
-
-RESPOND = 2  # the rules' phase in which the next player adds or calls
+from bluff_envs.believe_it_or_not.actions import CALLS, DISBELIEVE, DONE, RESPOND
+from bluff_envs.records import GameRecord, replay_rules
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -39,16 +38,17 @@ def count(record: GameRecord) -> list[Counter]:
         me = seats[step.seat]
         if state.phase == RESPOND:
             me["responses"] += 1
-        if step.name == "done":
-            bluff = state.chosen_count != state.chosen[state.round_rank]
+        if step.action == DONE:
+            building = state.building
+            bluff = building.count != building.chosen[state.round_rank]
             last = (step.seat, bluff)
             me["plays"] += 1
-            me["cards_played"] += state.chosen_count
+            me["cards_played"] += building.count
             me["bluffs"] += bluff
-        elif step.name in ("believe", "disbelieve"):
+        elif step.action in CALLS:
             maker, bluff = last
             seats[maker]["bluffs_caught"] += bluff
-            if step.name == "disbelieve":
+            if step.action == DISBELIEVE:
                 seats[maker]["bluffs_challenged"] += bluff
                 me["challenges"] += 1
                 me["correct_challenges"] += bluff

@@ -11,8 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from bluff_envs.believe_it_or_not.rules import ADD0, BELIEVE, BUILD, DISBELIEVE, DONE, NAME, NAME0, RESPOND
+from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, BUILD, DISBELIEVE, DONE, NAME, NAME0, RESPOND
 from bluff_envs.cards import NUM_RANKS
+
 
 def check_invariants(env) -> None:
     """Assert that the game's state is consistent and that every observation and the mask
@@ -56,7 +57,7 @@ def _check_cards(state, game) -> np.ndarray:
         return counts
     assert state.players_in >= 2, "the game goes on with fewer than two players in"
     assert state.in_game[state.current_player], "the player to act has left the game"
-    chosen = np.asarray(state.chosen)
+    chosen = np.asarray(state.building.chosen)
     if state.phase == NAME:
         assert not state.pile and state.round_rank == -1 and state.last_play is None
         assert state.hand_sizes[state.current_player] > 0, "an empty-handed player leads"
@@ -68,7 +69,7 @@ def _check_cards(state, game) -> np.ndarray:
     if state.phase != BUILD:
         assert not chosen.any(), "cards chosen outside a play"
     assert (chosen <= counts[state.current_player]).all(), "a play holds cards the player lacks"
-    assert chosen.sum() == state.chosen_count <= game.cap
+    assert chosen.sum() == state.building.count <= game.cap
     return counts
 
 
@@ -87,7 +88,7 @@ def expected_legal(state, game, counts: np.ndarray) -> set[int]:
         return {NAME0 + r for r in game.ranks}
     if state.phase == RESPOND:
         return {BELIEVE, DISBELIEVE} | {ADD0 + r for r in game.ranks if have[r] > 0}
-    chosen = state.chosen
+    chosen = state.building.chosen
     added = [r for r in range(NUM_RANKS) if chosen[r]]
     legal = {DONE} if added else set()
     if sum(chosen) < game.cap:
@@ -136,7 +137,7 @@ def _check_observations(raw, state, game, counts: np.ndarray) -> None:
         if state.round_rank >= 0:
             expected[:, lay["round_rank"].start + state.round_rank] = 1
         if state.phase == BUILD:
-            expected[state.current_player, lay["building"]] = state.chosen
+            expected[state.current_player, lay["building"]] = state.building.chosen
     if not (values[:, exact] == expected[:, exact]).all():
         for name in exact_fields(lay):
             got, want = values[:, lay[name]], expected[:, lay[name]]

@@ -1,7 +1,8 @@
 """The rules of Believe It or Not (RULES.md §2) as a plain state machine.
 
 No PettingZoo and no tensors here: the state, the legal actions, ``apply`` and the outcome.
-``apply`` returns the *events* of the action, which the view turns into what each player knows.
+``apply`` returns the *events* of the action (:mod:`bluff_envs.believe_it_or_not.events`), which
+the view turns into what each player knows.
 
 A round: the leader names a rank ("name <rank>") and builds his play card by card ("add <rank>"
 … "done"); each following player either adds a play of his own (his first "add" starts it) or
@@ -10,30 +11,15 @@ calls "believe" / "disbelieve", which turns up the most recent play and ends the
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import NamedTuple
 
-from bluff_envs.believe_it_or_not.config import BelieveItOrNotConfig
-from bluff_envs.cards import NUM_RANKS, RANKS, DeckSpec, card_str, deal
-from bluff_envs.seats import next_seat
-
-# Actions: "name <rank>" and "add <rank>" for each rank 2..A, then done / believe / disbelieve.
-NAME0 = 0
-ADD0 = NUM_RANKS
-DONE = 2 * NUM_RANKS
-BELIEVE, DISBELIEVE = DONE + 1, DONE + 2
-ACTION_NAMES = (
-    tuple(f"name {r}" for r in RANKS) + tuple(f"add {r}" for r in RANKS) + ("done", "believe", "disbelieve")
+from bluff_envs.believe_it_or_not.actions import (
+    ADD0, BELIEVE, BUILD, CALLS, DONE, NAME, NAME0, PHASE_NAMES, RESPOND,
 )
-CALLS = (BELIEVE, DISBELIEVE)  # constant tuples, so the adapter can reuse their masks
-DONE_ONLY = (DONE,)
-
-# Phases: whose decision it is.
-NAME, BUILD, RESPOND = 0, 1, 2
-PHASE_NAMES = ("name", "build", "respond")
-
-# Events returned by apply(); the view reads them.
-NAMED, ADDED, PLAYED, CALLED = 0, 1, 2, 3
+from bluff_envs.believe_it_or_not.events import ADDED, CALLED, NAMED, PLAYED, Call
+from bluff_envs.cards import NUM_RANKS, RANKS, card_str, deal
+from bluff_envs.play_builder import PlayBuilder
+from bluff_envs.seats import next_seat
 
 
 class Play(NamedTuple):
@@ -46,56 +32,13 @@ class Play(NamedTuple):
     counts: tuple[int, ...]
 
 
-class Call(NamedTuple):
-    """How a round ended; everything here is public."""
-
-    caller: int
-    believed: bool  # True: "believe", False: "don't believe"
-    maker: int  # who made the play that was turned up
-    rank: int  # the round's rank
-    count: int  # cards in that play
-    revealed: tuple[int, ...]  # the cards turned up, by rank
-    honest: bool  # all of the named rank
-    taker: int | None  # who took the pile; None: it went out of play face down
-    pile_size: int  # cards in the pile when it was called
-    quads: tuple[int, ...]  # ranks the taker then put out of play face up (discard_quads)
-    left: tuple[int, ...]  # players who left the game, in the order they left
-    leader: int | None  # who leads the next round; None once the game is over
-    loser: int | None
-
-
-class BelieveItOrNot:
-    """The game: validated options and what follows from them."""
-
-    name = "believe_it_or_not_v0"
-    action_names = ACTION_NAMES
-
-    def __init__(self, **options):
-        from bluff_envs.believe_it_or_not.view import BelieveItOrNotView, Encoding, build_layout
-
-        self.config = c = BelieveItOrNotConfig.from_options(**options)
-        self.num_players = c.num_players
-        self.deck = DeckSpec(lowest_rank=c.lowest_rank, num_decks=c.num_decks)
-        self.ranks = tuple(self.deck.ranks)
-        self.copies = 4 * c.num_decks  # copies of each rank: a complete set for discard_quads
-        self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else self.deck.size
-        self.name_actions = tuple(NAME0 + r for r in self.ranks)
-        self.layout = build_layout(c)
-        self.encoding = Encoding(self)  # what every view of this game shares
-        self._view_class = BelieveItOrNotView
-
-    def new_state(self, cards: list[int], rng=None) -> BelieveItOrNotState:
-        return BelieveItOrNotState(self, cards)
-
-    def new_view(self, state: BelieveItOrNotState):
-        return self._view_class(self, state)
-
-
 class BelieveItOrNotState:
     """One game in progress: hands, the pile, whose decision it is; ``legal_actions`` and
-    ``apply`` are the rules. Reading it is for the environment, tests and tools, never agents."""
+    ``apply`` are the rules. Reading it is for the environment, tests and tools, never agents.
 
-    def __init__(self, game: BelieveItOrNot, cards: list[int]):
+    ``game`` is the :class:`~bluff_envs.believe_it_or_not.game.BelieveItOrNot` it is played by."""
+
+    def __init__(self, game, cards: list[int]):
         self.game = game
         self.num_players = n = game.num_players
         self.cap = game.cap
@@ -114,22 +57,14 @@ class BelieveItOrNotState:
         self.phase = NAME
         self.current_player = self.leader = 0  # player 0 leads the first round
         self.round_rank = -1  # not named yet
-        self.chosen = [0] * NUM_RANKS  # the play being built, by rank
-        self.chosen_ranks: list[int] = []  # the ranks in it, in the order added
-        self.chosen_count = 0
-        self.lowest_addable = 0  # canonical order: never a rank below the last one added
+        # the play under way; a responder may start one or call instead
+        self.building = PlayBuilder(self.hands, game.ranks, game.cap, ADD0, DONE, then=CALLS)
         self.last_play: Play | None = None
         self.last_call: Call | None = None
         self.turns = 0  # completed plays
         self.loser: int | None = None
         self.is_over = False
         self.truncated = False
-        # a responder's choices depend only on his hand: cached per player until it changes
-        self._held: list[tuple[int, ...] | None] = [None] * n
-        self._respond: list[tuple[int, ...] | None] = [None] * n
-        # and so do a builder's, given where in his held ranks the canonical order has got to;
-        # returning the same tuple again lets the adapter reuse its mask
-        self._building: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -139,39 +74,16 @@ class BelieveItOrNotState:
         phase, p = self.phase, self.current_player
         if phase == NAME:
             return self.game.name_actions
-        held = self._held[p]
-        if held is None:  # "add r" for each rank he holds, until his hand changes
-            hand = self.hands[p]
-            held = self._held[p] = tuple([ADD0 + r for r in self.game.ranks if hand[r]])
-            self._respond[p] = held + CALLS
-            self._building[p] = {}
-        if phase == RESPOND:
-            return self._respond[p]
-        count = self.chosen_count
-        if not count:  # a leader who has just named the rank
-            return held
-        if count >= self.cap:
-            return DONE_ONLY
-        # canonical order: ranks from the last one added on, that one only while he has more
-        low = self.lowest_addable
-        start = bisect_left(held, ADD0 + low)
-        if self.chosen[low] == len(self.hands[p][low]):
-            start += 1
-        legal = self._building[p].get(start)
-        if legal is None:
-            legal = self._building[p][start] = held[start:] + DONE_ONLY
-        return legal
+        if phase == RESPOND:  # start a play of his own, or call
+            return self.building.opening(p)
+        return self.building.legal(p)
 
     def apply(self, action: int):
         """Carry out a legal action; returns its events (one) for the view."""
         phase = self.phase
         if ADD0 <= action < DONE:  # in BUILD, or a responder starting his play
             r = action - ADD0
-            if not self.chosen[r]:
-                self.chosen_ranks.append(r)
-            self.chosen[r] += 1
-            self.chosen_count += 1
-            self.lowest_addable = r
+            self.building.add(r)
             self.phase = BUILD
             return ((ADDED, self.current_player, r),)
         if action == DONE:
@@ -184,18 +96,7 @@ class BelieveItOrNotState:
 
     def _play(self):
         p = self.current_player
-        hand, chosen = self.hands[p], self.chosen
-        cards = []
-        for r in self.chosen_ranks:
-            held, k = hand[r], chosen[r]
-            cards.extend(held[len(held) - k :])
-            del held[len(held) - k :]
-        counts = tuple(chosen)
-        self.chosen = [0] * NUM_RANKS
-        self.chosen_ranks = []
-        self.chosen_count = 0
-        self.lowest_addable = 0
-        self._held[p] = None
+        cards, counts = self.building.take(p)
         self.hand_sizes[p] -= len(cards)
         self.pile.extend(cards)
         self.pile_by_player[p] += len(cards)
@@ -264,7 +165,7 @@ class BelieveItOrNotState:
         for card in self.pile:
             hand[card >> 2].append(card)
         self.hand_sizes[taker] += len(self.pile)
-        self._held[taker] = None
+        self.building.hand_changed(taker)
         if not self.game.config.discard_quads:
             return ()
         copies = self.game.copies
@@ -327,7 +228,8 @@ class BelieveItOrNotState:
                 lines.append(f"most recent play: player_{lp.player} says {len(lp.cards)} x {RANKS[self.round_rank]}")
         hand = " ".join(card_str(c) for c in self.hand_cards(viewer))
         lines.append(f"player_{viewer} holds: {hand or '(nothing)'}")
-        if self.phase == BUILD and self.chosen_count and viewer == self.current_player:
-            building = " ".join(f"{k}x{RANKS[r]}" for r, k in enumerate(self.chosen) if k)
-            lines.append(f"play being built: {building}")
+        building = self.building
+        if self.phase == BUILD and building.count and viewer == self.current_player:
+            shown = " ".join(f"{k}x{RANKS[r]}" for r, k in enumerate(building.chosen) if k)
+            lines.append(f"play being built: {shown}")
         return "\n".join(lines)

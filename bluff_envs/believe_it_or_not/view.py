@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from bluff_envs.believe_it_or_not.actions import BUILD, NAME, RESPOND
 from bluff_envs.believe_it_or_not.config import BelieveItOrNotConfig
-from bluff_envs.believe_it_or_not.rules import ADDED, BUILD, NAME, NAMED, PLAYED, RESPOND, Call
+from bluff_envs.believe_it_or_not.events import ADDED, NAMED, PLAYED, Call
 from bluff_envs.cards import NUM_RANKS
 from bluff_envs.layout import ObservationLayout
 
@@ -140,6 +141,9 @@ class Encoding:
 
 
 class BelieveItOrNotView:
+    """Every player's observation of one game, updated by :meth:`record` from the events of
+    ``state`` (read only for each player's own hand and the public counts)."""
+
     def __init__(self, game, state):
         self.state = state
         self.enc = enc = game.encoding

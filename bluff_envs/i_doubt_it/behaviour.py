@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.records import GameRecord, replay_rules
 from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
+from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
+from bluff_envs.records import GameRecord, replay_rules
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -36,20 +37,20 @@ def count(record: GameRecord) -> list[Counter]:
 
     for step in replay_rules(record):
         state = step.state
-        if step.name == "done":
+        if step.action == DONE:
             settle()
-            p, chosen = step.seat, state.chosen
-            bluff = sum(chosen) != chosen[state.required_rank]
-            going_out = state.hand_sizes[p] == state.chosen_count
+            p, building = step.seat, state.building
+            bluff = building.count != building.chosen[state.required_rank]
+            going_out = state.hand_sizes[p] == building.count
             checked = going_out and state.game.config.last_play_checked
             claim = [p, bluff, False, checked]
             seats[p]["plays"] += 1
-            seats[p]["cards_played"] += state.chosen_count
+            seats[p]["cards_played"] += building.count
             seats[p]["bluffs"] += bluff
-        elif step.name in ("doubt", "pass"):
+        elif step.action in DOUBT_OR_PASS:
             me = seats[step.seat]
             me["windows"] += 1
-            if step.name == "doubt":
+            if step.action == DOUBT:
                 me["challenges"] += 1
                 me["correct_challenges"] += claim[1]
                 claim[2] = True

@@ -1,4 +1,4 @@
-"""Options of I Doubt It (RULES.md §1), validated once into a frozen config."""
+"""Options of I Doubt It (RULES.md §1), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 
@@ -6,43 +6,63 @@ from dataclasses import dataclass
 from typing import Any
 
 from bluff_envs import options as opt
+from bluff_envs.options import Option
 
 GAME = "i_doubt_it"
 RANK_ORDERS = ("descending", "ascending")
 
 
+def _num_decks(name: str, value: Any, resolved: dict[str, Any]) -> int:
+    decks = opt.integer(name, value, 1, 4)
+    n = resolved["num_players"]
+    if 52 * decks < n:
+        raise ValueError(f"option {name}={decks} gives fewer cards than the {n} players")
+    return decks
+
+
 @dataclass(frozen=True)
 class IDoubtItConfig:
-    num_players: int = 4
-    num_decks: int = 1
-    rank_order: str = "descending"
-    max_cards_per_play: int | None = 4
-    last_play_checked: bool = True
-    max_turns: int = 1000
+    num_players: int
+    num_decks: int
+    rank_order: str
+    max_cards_per_play: int | None
+    last_play_checked: bool
+    max_turns: int
 
-    # name, default, allowed values: what `bluff list` prints
+    # in the order they are resolved: a default may depend on the options above it
     OPTIONS = (
-        ("num_players", "4", "2 to 11"),
-        ("num_decks", "1 for 2-5 players, 2 for 6-11", "1 to 4, at least one card per player"),
-        ("rank_order", "'descending'", "'descending' (A, K, …, 2, A) or 'ascending' (A, 2, …, K, A)"),
-        ("max_cards_per_play", "4 x num_decks", "an integer >= 1, or None for no limit"),
-        ("last_play_checked", "True", "True or False"),
-        ("max_turns", "1000", "an integer >= 1 (completed plays before truncation)"),
+        Option("num_players", 4, "4", "2 to 11", lambda name, v, _: opt.integer(name, v, 2, 11)),
+        Option(
+            "num_decks",
+            lambda o: 1 if o["num_players"] <= 5 else 2,
+            "1 for 2-5 players, 2 for 6-11",
+            "1 to 4, at least one card per player",
+            _num_decks,
+        ),
+        Option(
+            "rank_order",
+            "descending",
+            "'descending'",
+            "'descending' (A, K, …, 2, A) or 'ascending' (A, 2, …, K, A)",
+            lambda name, v, _: opt.choice(name, v, RANK_ORDERS),
+        ),
+        Option(
+            "max_cards_per_play",
+            lambda o: 4 * o["num_decks"],
+            "4 x num_decks",
+            "an integer >= 1, or None for no limit",
+            lambda name, v, _: opt.integer(name, v, 1, none_ok=True),
+        ),
+        Option("last_play_checked", True, "True", "True or False", lambda name, v, _: opt.flag(name, v)),
+        Option(
+            "max_turns",
+            1000,
+            "1000",
+            "an integer >= 1 (completed plays before truncation)",
+            lambda name, v, _: opt.integer(name, v, 1),
+        ),
     )
 
     @classmethod
     def from_options(cls, **options: Any) -> IDoubtItConfig:
-        opt.reject_unknown(GAME, options, [name for name, _, _ in cls.OPTIONS])
-        n = opt.integer("num_players", options.get("num_players", 4), 2, 11)
-        decks = opt.integer("num_decks", options.get("num_decks", 1 if n <= 5 else 2), 1, 4)
-        if 52 * decks < n:
-            raise ValueError(f"option num_decks={decks} gives fewer cards than the {n} players")
-        cap = options.get("max_cards_per_play", 4 * decks)
-        return cls(
-            num_players=n,
-            num_decks=decks,
-            rank_order=opt.choice("rank_order", options.get("rank_order", "descending"), RANK_ORDERS),
-            max_cards_per_play=opt.integer("max_cards_per_play", cap, 1, none_ok=True),
-            last_play_checked=opt.flag("last_play_checked", options.get("last_play_checked", True)),
-            max_turns=opt.integer("max_turns", options.get("max_turns", 1000), 1),
-        )
+        return cls(**opt.resolve(GAME, cls.OPTIONS, options))

@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 
 from bluff_envs.cards import NUM_RANKS
-from bluff_envs.i_doubt_it.rules import DONE, DOUBT, DOUBT_WINDOW, PASS, PLAY
+from bluff_envs.i_doubt_it.actions import ADD0, DONE, DOUBT, DOUBT_WINDOW, PASS, PLAY
 
 
 def expected_legal(state) -> set[int]:
@@ -15,11 +15,11 @@ def expected_legal(state) -> set[int]:
     if state.phase == DOUBT_WINDOW:
         return {DOUBT, PASS}
     held = [len(cards) for cards in state.hands[state.current_player]]
-    chosen = state.chosen
+    chosen = state.building.chosen
     legal = set()
     if sum(chosen) < state.cap:
         last = max((r for r in range(NUM_RANKS) if chosen[r]), default=0)
-        legal = {r for r in range(last, NUM_RANKS) if held[r] > chosen[r]}
+        legal = {ADD0 + r for r in range(last, NUM_RANKS) if held[r] > chosen[r]}
     if sum(chosen) >= 1:
         legal.add(DONE)
     return legal

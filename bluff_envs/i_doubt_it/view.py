@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from bluff_envs.cards import NUM_RANKS
+from bluff_envs.i_doubt_it.actions import DOUBT_WINDOW, PLAY
 from bluff_envs.i_doubt_it.config import IDoubtItConfig
-from bluff_envs.i_doubt_it.rules import ADDED, CLAIMED, DOUBT_WINDOW, PLAY, Resolution
+from bluff_envs.i_doubt_it.events import ADDED, CLAIMED, Resolution
 from bluff_envs.layout import ObservationLayout
 
 HISTORY = 4  # most recent plays kept in the observation
@@ -80,6 +81,9 @@ def _public_gather(lay: ObservationLayout, n: int) -> np.ndarray:
 
 
 class IDoubtItView:
+    """Every player's observation of one game, updated by :meth:`record` from the events of
+    ``state`` (read only for each player's own hand and the public counts)."""
+
     def __init__(self, game, state):
         c = game.config
         self.state = state

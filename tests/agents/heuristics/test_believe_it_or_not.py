@@ -11,7 +11,7 @@ import pytest
 import bluff_envs
 from agents import GameInfo, agent_names, make_agent
 from agents.heuristics.believe_it_or_not import Table, hypergeometric
-from bluff_envs.believe_it_or_not.rules import BELIEVE, DISBELIEVE
+from bluff_envs.believe_it_or_not.actions import BELIEVE, DISBELIEVE, RESPOND
 from bluff_envs.cards import RANKS
 from tests.helpers import act, deck_of, view
 
@@ -157,7 +157,7 @@ def test_always_challenge_and_never_challenge_over_random_situations():
         while not env.state.is_over:
             obs = env.observe(env.agent_selection)
             mask = obs["action_mask"]
-            if env.state.phase == 2:  # respond
+            if env.state.phase == RESPOND:
                 responses += 1
                 assert env.action_name(always.act(obs)) == "disbelieve"
                 assert env.action_name(never.act(obs)) != "disbelieve"

@@ -68,6 +68,14 @@ def test_defaults_follow_the_player_count():
     assert (config.max_cards_per_play, config.discard_quads, config.max_turns) == (8, False, 1000)
 
 
+def test_options_are_declared_once_and_documented_from_that_declaration():
+    from bluff_envs import options
+    from bluff_envs.believe_it_or_not import BelieveItOrNotConfig
+
+    assert options.table(BelieveItOrNotConfig.OPTIONS) in believe_it_or_not_v0.__doc__
+    assert [o.name for o in BelieveItOrNotConfig.OPTIONS] == list(BelieveItOrNotConfig.__dataclass_fields__)
+
+
 def test_action_table_names():
     raw = believe_it_or_not_v0.raw_env()
     assert raw.action_space("player_0").n == 29

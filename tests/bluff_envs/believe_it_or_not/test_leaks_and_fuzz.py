@@ -5,7 +5,7 @@ import pytest
 
 from bluff_envs import believe_it_or_not_v0
 from bluff_envs.believe_it_or_not.invariants import check_invariants
-from bluff_envs.believe_it_or_not.rules import ADD0
+from bluff_envs.believe_it_or_not.actions import ADD0
 from bluff_envs.cards import card_str
 from tests.helpers import play_random
 

@@ -53,3 +53,14 @@ def test_spaces_are_built_once():
     assert env.action_space("player_0") is env.action_space("player_3")
     assert env.action_space("player_0").n == 16
     assert env.observation_layout.size == env.observation_space("player_0")["observation"].shape[0]
+
+
+def test_options_are_declared_once_and_documented_from_that_declaration():
+    from bluff_envs import options
+    from bluff_envs.i_doubt_it import IDoubtItConfig
+
+    assert options.table(IDoubtItConfig.OPTIONS) in i_doubt_it_v0.__doc__
+    assert [o.name for o in IDoubtItConfig.OPTIONS] == list(IDoubtItConfig.__dataclass_fields__)
+    # a default may follow the options resolved before it
+    assert IDoubtItConfig.from_options(num_players=6).num_decks == 2
+    assert IDoubtItConfig.from_options(num_decks=3).max_cards_per_play == 12
