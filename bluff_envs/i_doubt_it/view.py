@@ -64,7 +64,7 @@ def build_layout(c: IDoubtItConfig) -> ObservationLayout:
     return lay
 
 
-def _public_gather(lay: ObservationLayout, n: int) -> np.ndarray:
+def public_gather(lay: ObservationLayout, n: int) -> np.ndarray:
     """For each viewer, where each public entry of his row comes from in the absolute vector."""
     start = lay["phase"].start
     width = lay.size - start
@@ -110,7 +110,7 @@ class IDoubtItView:
         self.h0 = h = lay["history"].start - p0
         self.h_shift_to = slice(h + rs, h + HISTORY * rs)
         self.h_shift_from = slice(h, h + (HISTORY - 1) * rs)
-        self.gather = _public_gather(lay, n)
+        self.gather = public_gather(lay, n)
         self.public = np.zeros(lay.size - p0, np.float32)
         # known_cards of seat p, and the pile shares, in every other viewer's row, as flat
         # indices into the observation array (one fancy index is cheaper than two)
