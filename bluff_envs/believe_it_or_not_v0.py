@@ -1,6 +1,6 @@
 """Believe It or Not (Верю — не верю): get rid of your cards; the last one holding cards loses.
 
-Rules: ``shared/RULES.md`` §2. Players ``player_0 … player_{n-1}`` act in index order; all cards
+Rules: ``docs/rules.md`` §2. Players ``player_0 … player_{n-1}`` act in index order; all cards
 are dealt and player 0 leads the first round.
 
 Options (keyword arguments of ``env`` / ``raw_env``)
@@ -28,7 +28,7 @@ player still in then responds: "believe", "disbelieve", or starts a play of his 
 "add" (a player with no cards can only believe or disbelieve). A play is built by the same
 agent in consecutive steps.
 
-A call turns up only the most recent play and ends the round (RULES.md §2.4):
+A call turns up only the most recent play and ends the round (docs/rules.md §2.4):
 
 =============  ===============  =========================  ==================================
 call           play turned up   the pile goes              the next round is led by
@@ -109,7 +109,7 @@ if __doc__:  # the options table, from the one declaration of the options (None 
 class raw_env(CardGameEnv):
     metadata = {
         "name": "believe_it_or_not_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -112,6 +112,11 @@ class DeckSpec:
         return f"{self.num_decks} x {size}-card deck" + ("s" if self.num_decks > 1 else "")
 
 
+def counts_text(counts) -> str:
+    """Cards counted by rank, as read aloud: ``"2 x K, 1 x 7"`` (``"nothing"`` for none)."""
+    return ", ".join(f"{k} x {RANKS[r]}" for r, k in enumerate(counts) if k) or "nothing"
+
+
 def deal(cards: Sequence[int], num_players: int) -> list[list[int]]:
     """Deal every card, one at a time, starting with player 0."""
     return [list(cards[p::num_players]) for p in range(num_players)]

@@ -1,6 +1,6 @@
 """I Doubt It (Cheat): shed your hand by discarding face down, truthfully or not.
 
-Rules: ``shared/RULES.md`` §1. Players ``player_0 … player_{n-1}`` act in index order; player 0
+Rules: ``docs/rules.md`` §1. Players ``player_0 … player_{n-1}`` act in index order; player 0
 names Aces first and each play names the next rank (``rank_order``).
 
 Options (keyword arguments of ``env`` / ``raw_env``)
@@ -69,7 +69,7 @@ if __doc__:  # the options table, from the one declaration of the options (None 
 class raw_env(CardGameEnv):
     metadata = {
         "name": "i_doubt_it_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

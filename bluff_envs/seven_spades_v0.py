@@ -1,6 +1,6 @@
 """Seven Spades (Johan Wästlund, 2002): race to a row of spades, claiming and challenging.
 
-Rules: ``shared/RULES.md`` §3. Players ``player_0 … player_{n-1}`` act in index order; player 0
+Rules: ``docs/rules.md`` §3. Players ``player_0 … player_{n-1}`` act in index order; player 0
 draws first. Drawing is part of the environment's transition: whenever a turn ends, the next
 player still in draws the top card of the stock at once (only he sees it) and is asked what to
 do with it. If the stock is empty when a player must draw, the game is a draw.
@@ -9,7 +9,7 @@ Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
 {options table}
 
-More than five players per deck is a ``ValueError`` (RULES.md §3.1): the default is the fewest
+More than five players per deck is a ``ValueError`` (docs/rules.md §3.1): the default is the fewest
 decks that avoid it.
 
 Actions (``Discrete(5)``, the same for every agent)
@@ -23,7 +23,7 @@ action  name             meaning
                          target−1 cards.
 2       claim face up    the final spade: legal only when my row holds target−1 cards and the
                          drawn card really is a spade; it goes face up and I win at once. At
-                         target−1 a face-down claim is not allowed (RULES.md §3.6: "he may
+                         target−1 a face-down claim is not allowed (docs/rules.md §3.6: "he may
                          only claim a card that really is a spade, and he puts it face up"), so
                          with any other card only "discard" is legal.
 3       challenge        in the challenge window: challenge the claim

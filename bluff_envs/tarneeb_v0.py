@@ -1,6 +1,6 @@
 """Tarneeb: a partnership trick-taking game with bidding, Lebanese or Egyptian.
 
-Rules: ``shared/RULES.md`` §4. Four players, ``player_0 … player_3``, in two partnerships:
+Rules: ``docs/rules.md`` §4. Four players, ``player_0 … player_3``, in two partnerships:
 players 0 and 2 against players 1 and 3. Turn order is the index order. The dealer of the first
 deal is player 3, so player 0 speaks first; after each deal the dealer is the next player. A
 deal thrown in (everybody passed, or with ``redeal_weak_hands`` a worthless hand) is dealt
@@ -10,7 +10,7 @@ Options (keyword arguments of ``env`` / ``raw_env``)
 -----------------------------------------------------
 {options table}
 
-Options of the other variant are errors (``ValueError``), as RULES.md says.
+Options of the other variant are errors (``ValueError``), as docs/rules.md says.
 
 Actions (``Discrete(102)``, the same for every agent and both variants)
 -----------------------------------------------------------------------
@@ -74,7 +74,7 @@ Rewards
 ``target_score`` (if both do in the same deal the higher total wins; if equal, play goes on);
 each player of the winning partnership gets +1, the other two −1. ``episode="deal"``: one deal
 (thrown-in deals are dealt again within the episode); each player gets (own side's deal score −
-opponents' deal score) / 26. Deal scores follow RULES.md §4.6 / the Egyptian table
+opponents' deal score) / 26. Deal scores follow docs/rules.md §4.6 / the Egyptian table
 (``bluff_envs.tarneeb.scoring``). Partners always get the same reward. Truncation at
 ``max_turns``: 0 for everybody.
 

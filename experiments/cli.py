@@ -13,6 +13,7 @@ COMMANDS = {
     "tournament": ("experiments.commands.tournament:command", "Hold a tournament from a YAML config."),
     "replay": ("experiments.commands.replay:command", "Print a recorded game move by move."),
     "play": ("experiments.commands.play:command", "Take a seat against agents in the terminal."),
+    "watch": ("experiments.commands.watch:command", "Watch agents play a game, in the terminal or into a GIF/MP4."),
     "train": ("experiments.commands.train:command", "Self-play training with MaskablePPO from a YAML config."),
     "run": ("experiments.commands.run:command", "Run a whole experiment: train, hold tournaments, write the report."),
 }

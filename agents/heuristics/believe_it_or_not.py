@@ -1,4 +1,4 @@
-"""Rule-based players of Believe It or Not (RULES.md §2), from the acting player's public view only.
+"""Rule-based players of Believe It or Not (docs/rules.md §2), from the acting player's public view only.
 
 Every heuristic reads the decoded view (``view`` or ``self.decode(observation)``, fields of
 ``bluff_envs.believe_it_or_not.view.build_layout``) and the action mask; none looks at the

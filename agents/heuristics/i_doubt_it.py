@@ -1,4 +1,4 @@
-"""Rule-based players of I Doubt It (RULES.md §1), from the acting player's public view only.
+"""Rule-based players of I Doubt It (docs/rules.md §1), from the acting player's public view only.
 
 Every heuristic reads the decoded view (``view`` or ``self.decode(observation)``, fields of
 ``bluff_envs.i_doubt_it.view.build_layout``) and the action mask; none looks at the

@@ -1,4 +1,4 @@
-"""Rule-based players of Seven Spades (RULES.md §3), from the acting player's public view only.
+"""Rule-based players of Seven Spades (docs/rules.md §3), from the acting player's public view only.
 
 Every heuristic reads the decoded view (``view`` or ``self.decode(observation)``, fields of
 ``bluff_envs.seven_spades.view.build_layout``) and the action mask; none looks at the

@@ -1,4 +1,4 @@
-"""A rule-based Tarneeb player (RULES.md §4), from the acting player's public view only.
+"""A rule-based Tarneeb player (docs/rules.md §4), from the acting player's public view only.
 
 It reads the decoded view (``view`` or ``self.decode(observation)``, fields of
 ``bluff_envs.tarneeb.view.build_layout``) and the action mask; never the environment.

@@ -1,4 +1,4 @@
-"""Options of Believe It or Not (RULES.md §2), declared once and validated into a frozen config."""
+"""Options of Believe It or Not (docs/rules.md §2), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def _deck_counts(deck) -> np.ndarray:
 
 
 def expected_legal(state, game, counts: np.ndarray) -> set[int]:
-    """The legal actions, from the rules as written (RULES.md §2.3–2.5)."""
+    """The legal actions, from the rules as written (docs/rules.md §2.3–2.5)."""
     if state.is_over:
         return set()
     p = state.current_player

@@ -1,4 +1,4 @@
-"""The rules of Believe It or Not (RULES.md §2) as a plain state machine.
+"""The rules of Believe It or Not (docs/rules.md §2) as a plain state machine.
 
 No PettingZoo and no tensors here: the state, the legal actions, ``apply`` and the outcome.
 ``apply`` returns the *events* of the action (:mod:`bluff_envs.believe_it_or_not.events`), which

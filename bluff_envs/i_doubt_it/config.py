@@ -1,4 +1,4 @@
-"""Options of I Doubt It (RULES.md §1), declared once and validated into a frozen config."""
+"""Options of I Doubt It (docs/rules.md §1), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from bluff_envs.i_doubt_it.actions import ADD0, DONE, DOUBT, DOUBT_WINDOW, PASS,
 
 
 def expected_legal(state) -> set[int]:
-    """The legal actions worked out afresh from RULES.md §1, independently of the rules code."""
+    """The legal actions worked out afresh from docs/rules.md §1, independently of the rules code."""
     if state.phase == DOUBT_WINDOW:
         return {DOUBT, PASS}
     held = [len(cards) for cards in state.hands[state.current_player]]

@@ -1,4 +1,4 @@
-"""The rules of I Doubt It (RULES.md §1) as a plain state machine.
+"""The rules of I Doubt It (docs/rules.md §1) as a plain state machine.
 
 No PettingZoo and no tensors here: the state, the legal actions, ``apply`` and the outcome.
 ``apply`` returns the *events* of the action (:mod:`bluff_envs.i_doubt_it.events`), which the

@@ -1,4 +1,4 @@
-"""Options of Seven Spades (RULES.md §3), declared once and validated into a frozen config."""
+"""Options of Seven Spades (docs/rules.md §3), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 

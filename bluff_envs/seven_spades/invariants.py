@@ -24,7 +24,7 @@ from bluff_envs.seven_spades.actions import (
 
 
 def legal_actions_of(state) -> set[int]:
-    """The legal actions, straight from RULES.md §3 (not from ``state.legal_actions``)."""
+    """The legal actions, straight from docs/rules.md §3 (not from ``state.legal_actions``)."""
     if state.is_over:
         return set()
     if state.phase == CHALLENGE_WINDOW:

@@ -1,4 +1,4 @@
-"""The rules of Seven Spades (RULES.md §3) as a plain state machine.
+"""The rules of Seven Spades (docs/rules.md §3) as a plain state machine.
 
 No PettingZoo and no tensors here: the state, the legal actions, ``apply`` and the outcome.
 Drawing the top card of the stock is part of the transition: when a turn ends, the next player

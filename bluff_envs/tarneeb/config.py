@@ -1,4 +1,4 @@
-"""Options of Tarneeb (RULES.md §4), declared once and validated into a frozen config."""
+"""Options of Tarneeb (docs/rules.md §4), declared once and validated into a frozen config."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ MAX_TARGET = 500
 TURNS_PER_POINT = 100  # the default max_turns is this many decisions per point of target_score
 DEFAULT_TARGET = {"lebanese": 31, "egyptian": 41}
 
-# options that exist in one variant only (RULES.md §4, "Egyptian Tarneeb")
+# options that exist in one variant only (docs/rules.md §4, "Egyptian Tarneeb")
 LEBANESE_ONLY = ("bidding", "allow_no_trump", "scoring")
 EGYPTIAN_ONLY = ("allow_double", "double_multiplier")
 

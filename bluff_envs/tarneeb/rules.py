@@ -1,4 +1,4 @@
-"""The rules of Tarneeb (RULES.md §4), Lebanese and Egyptian, as a plain state machine.
+"""The rules of Tarneeb (docs/rules.md §4), Lebanese and Egyptian, as a plain state machine.
 
 No PettingZoo and no tensors here: the state, the legal actions, ``apply`` and the outcome.
 ``apply`` returns the *events* of the action, which the view turns into what each player knows.
@@ -40,7 +40,7 @@ def team_of(player: int) -> int:
 
 
 def is_weak_hand(cards) -> bool:
-    """A worthless hand (RULES.md §4.8): no ace, no king in a suit of two or more cards, no
+    """A worthless hand (docs/rules.md §4.8): no ace, no king in a suit of two or more cards, no
     queen in a suit of three or more, and no jack in a suit of four or more."""
     by_suit = [[] for _ in range(NUM_SUITS)]
     for card in cards:

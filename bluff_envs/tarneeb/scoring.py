@@ -1,4 +1,4 @@
-"""Scoring a deal of Tarneeb (RULES.md §4.6 and the Egyptian section), as pure functions.
+"""Scoring a deal of Tarneeb (docs/rules.md §4.6 and the Egyptian section), as pure functions.
 
 Each function takes the contract (``bid``, 7..13) and ``taken``, the tricks won by the
 declarer's partnership (0..13), and returns ``(declarer's side, opponents)``.

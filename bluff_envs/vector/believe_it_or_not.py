@@ -1,4 +1,4 @@
-"""The vector engine of Believe It or Not (Верю — не верю, RULES.md §2).
+"""The vector engine of Believe It or Not (Верю — не верю, docs/rules.md §2).
 
 ``num_envs`` games held in arrays and stepped by the numba kernels of
 :mod:`bluff_envs.vector.believe_it_or_not_kernels`, exactly equal to the reference engine

@@ -1,4 +1,4 @@
-"""The compiled kernels of the Believe It or Not vector engine (RULES.md §2).
+"""The compiled kernels of the Believe It or Not vector engine (docs/rules.md §2).
 
 Scalar numba code over the state arrays of all games, written to follow
 ``bluff_envs/believe_it_or_not/rules.py`` (the rules) and ``view.py`` (what each player knows)

@@ -1,4 +1,4 @@
-"""I Doubt It (RULES.md §1) for ``num_envs`` games at once: arrays and numba kernels.
+"""I Doubt It (docs/rules.md §1) for ``num_envs`` games at once: arrays and numba kernels.
 
 The same game as ``bluff_envs.i_doubt_it`` (rules.py is the specification, view.py the
 encoder), played on arrays: game ``b`` is row ``b`` of every array below.

@@ -1,4 +1,4 @@
-"""Tarneeb (RULES.md §4), Lebanese and Egyptian, as a vector engine: ``num_envs`` games in arrays.
+"""Tarneeb (docs/rules.md §4), Lebanese and Egyptian, as a vector engine: ``num_envs`` games in arrays.
 
 The same game as ``bluff_envs.tarneeb_v0`` (the specification, ``bluff_envs/tarneeb/rules.py``
 and ``view.py``), bit for bit: options, decks, observations, masks, rewards and endings. The

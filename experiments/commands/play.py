@@ -2,13 +2,18 @@
 
 A person takes a seat against agents. Before each of his decisions he sees the table as his
 seat sees it (the game's ``ansi`` view) and the legal actions by number and name; he answers
-with a number or a name (several at once separated by commas, e.g. ``add K, add K, done``).
-Anything else is refused with a reason and asked again. The other players' moves are told
-as they become visible to him; moves that only their own seat can see (which cards they are
-putting down) are not. Reads standard input, so it can be driven by a script.
+with a number, a name or its last word (``8C`` for ``play 8C``, ``K`` for ``add K``), several at
+once separated by commas (``K, K, done``). Anything else is refused with a reason and asked
+again. What happens is told as his seat may know it (each game's narrator,
+``bluff_envs.<game>.announce``): every claim, the cards a doubt or challenge turns up, whether
+the claim was true, who took the pile or went out, every trick and deal score; never the cards
+another player picks. Reads standard input, so it can be driven by a script.
 """
 
 from __future__ import annotations
+
+import importlib
+import shutil
 
 import click
 import numpy as np
@@ -51,7 +56,7 @@ class HumanSeat:
         while True:
             if not self.queued:
                 click.echo("\n" + raw.state.render_text(self.seat))
-                click.echo("legal actions: " + "   ".join(f"[{a}] {names[a]}" for a in legal))
+                click.echo(wrapped("legal actions:", [f"[{a}] {names[a]}" for a in legal]))
                 line = click.prompt("your move", default="", show_default=False, prompt_suffix="> ")
                 self.queued = [part.strip() for part in line.split(",") if part.strip()]
                 if not self.queued:
@@ -60,32 +65,65 @@ class HumanSeat:
             answer = self.queued.pop(0)
             if answer.lower() in QUIT:
                 raise Quit
-            action = self._parse(answer, names)
-            if action is None or action not in legal:
+            action, problem = parse_answer(answer, names, legal)
+            if problem:
                 self.queued = []
-                shown = f"{names[action]!r} ({action})" if action is not None else repr(answer)
-                reason = "is not legal now" if action is not None else "is not an action of this game"
-                click.echo(f"{shown} {reason}; choose one of: " + ", ".join(f"{a} ({names[a]})" for a in legal))
+                click.echo(problem)
+                click.echo(wrapped("choose one of:", [f"[{a}] {names[a]}" for a in legal]))
                 continue
             return action
 
-    @staticmethod
-    def _parse(answer: str, names) -> int | None:
-        if answer.isdigit():
-            a = int(answer)
-            return a if 0 <= a < len(names) else None
-        wanted = " ".join(answer.lower().split())
-        for a, name in enumerate(names):
-            if name.lower() == wanted:
-                return a
+
+def parse_answer(answer: str, names, legal: list[int]) -> tuple[int | None, str | None]:
+    """``(action, None)``, or ``(None, why not)``: a number, a whole name, or the last word of
+    the name of exactly one legal action (``8C`` for ``play 8C``, ``K`` for ``add K``)."""
+    wanted = " ".join(answer.lower().split())
+    if wanted.isdigit():
+        action = int(wanted)
+        if not 0 <= action < len(names):
+            return None, f"{answer!r} is not an action of this game (actions are 0 to {len(names) - 1})"
+    else:
+        exact = [a for a, name in enumerate(names) if name.lower() == wanted]
+        ending = [a for a in legal if names[a].lower().split()[-1] == wanted]
+        if exact:
+            action = exact[0]
+        elif len(ending) == 1:
+            action = ending[0]
+        elif ending:
+            return None, f"{answer!r} could be {' or '.join(names[a] for a in ending)}: say which"
+        elif any(name.lower().split()[-1] == wanted for name in names):
+            action = next(a for a, name in enumerate(names) if name.lower().split()[-1] == wanted)
+        else:
+            return None, f"{answer!r} is not an action of this game"
+    if action in legal:
+        return action, None
+    why = f"{names[action]!r} ({action}) is not legal now"
+    if names[action].startswith("add ") and any(names[a].startswith("add ") for a in legal):
+        why += ("; cards go into a play in rank order, 2 … A: once a rank is added, only it or "
+                "higher ranks can follow (add the lower ones first, or finish with done)")
+    return None, why
+
+
+def wrapped(label: str, items: list[str]) -> str:
+    """``label`` and the items, wrapped to the terminal only between items, never inside one."""
+    width = max(40, shutil.get_terminal_size((100, 24)).columns)
+    lines, line = [], label
+    for item in items:
+        if len(line) + 3 + len(item) > width and line != label:
+            lines.append(line)
+            line = " " * len(label)
+        line += "   " + item
+    return "\n".join(lines + [line])
+
+
+def announcer_for(env):
+    """The game's narrator (``bluff_envs.<game>.announce.Announcer``), or None without one."""
+    name = bluff_envs.game_key(env.unwrapped.metadata["name"])
+    try:
+        module = importlib.import_module(f"bluff_envs.{name}.announce")
+    except ImportError:
         return None
-
-
-def narrate(agent: str, name: str) -> str:
-    # the rank of a card being put down is private: only say that a card went down
-    if name.startswith("add "):
-        return f"{agent} puts down a card"
-    return f"{agent}: {name}"
+    return module.Announcer(env.unwrapped.game)
 
 
 def play(game: str, options: dict, opponents: list[str], seat: int | None, seed: int | None) -> list[float]:
@@ -116,6 +154,7 @@ def play(game: str, options: dict, opponents: list[str], seat: int | None, seed:
     click.echo(f"{game}: you are {me}; " + ", ".join(f"{a} = {spec}" for a, spec in specs.items()))
     human = HumanSeat(env, seat)
     env.reset(seed=seed)
+    announcer = announcer_for(env)
     rewards = {a: 0.0 for a in env.possible_agents}
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
@@ -123,14 +162,10 @@ def play(game: str, options: dict, opponents: list[str], seat: int | None, seed:
         if terminated or truncated:
             env.step(None)
             continue
-        if agent == me:
-            env.step(human.act())
-            continue
-        before = env.observe(me)["observation"]
-        action = agents[agent].act(observation)
-        env.step(action)
-        if env.agents and not np.array_equal(before, env.observe(me)["observation"]):
-            click.echo(narrate(agent, env.unwrapped.action_name(action)))
+        env.step(human.act() if agent == me else agents[agent].act(observation))
+        if announcer is not None:
+            for line in announcer.lines(env.unwrapped.last_events, env.unwrapped.state, seat):
+                click.echo(line)
     click.echo("\n" + env.unwrapped.state.render_text(seat))
     click.echo("game over: " + ", ".join(f"{a} {r:+.3f}" + (" (you)" if a == me else "") for a, r in rewards.items()))
     return [rewards[a] for a in env.possible_agents]

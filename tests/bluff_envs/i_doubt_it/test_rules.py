@@ -1,4 +1,4 @@
-"""RULES.md §1 scenario by scenario: a fixed deal, a few named actions, the expected outcome."""
+"""docs/rules.md §1 scenario by scenario: a fixed deal, a few named actions, the expected outcome."""
 
 import numpy as np
 import pytest

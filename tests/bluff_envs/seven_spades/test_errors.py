@@ -35,7 +35,7 @@ def test_bad_options(options, words):
 
 
 def test_more_than_five_players_need_more_decks():
-    """RULES.md §3.1: at most five players per deck; the default is the fewest decks that work."""
+    """docs/rules.md §3.1: at most five players per deck; the default is the fewest decks that work."""
     env = seven_spades_v0.raw_env(num_players=6)
     assert env.game.config.num_decks == 2
     assert seven_spades_v0.raw_env(num_players=10).game.config.num_decks == 2

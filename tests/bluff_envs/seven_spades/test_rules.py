@@ -1,4 +1,4 @@
-"""RULES.md §3 scenario by scenario: a fixed stock, a few named actions, the expected outcome."""
+"""docs/rules.md §3 scenario by scenario: a fixed stock, a few named actions, the expected outcome."""
 
 import numpy as np
 import pytest

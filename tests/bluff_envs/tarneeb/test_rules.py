@@ -1,4 +1,4 @@
-"""Tarneeb by scenario: a fixed deal, a few named actions, the outcome RULES.md §4 prescribes."""
+"""Tarneeb by scenario: a fixed deal, a few named actions, the outcome docs/rules.md §4 prescribes."""
 
 import numpy as np
 import pytest

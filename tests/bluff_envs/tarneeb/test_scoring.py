@@ -1,4 +1,4 @@
-"""Deal scores: every row and worked example of RULES.md §4.6 and the Egyptian section."""
+"""Deal scores: every row and worked example of docs/rules.md §4.6 and the Egyptian section."""
 
 import pytest
 
