@@ -34,7 +34,7 @@ def fuzz(game: str, steps: int, options: dict, seed: int = 0) -> dict:
         check(env)
         done += play_episode(env, rng, after_step=check)
         games += 1
-        state = env.state
+        state = env.game_state
         endings["truncated" if state.truncated else "ended"] += 1
     return {
         "game": game,

@@ -8,7 +8,7 @@ A game plugs in through three objects:
   ``new_view(state)``; a partnership game also names its ``teams`` (see :func:`teams_of`);
   optionally ``parse_deck(value)``, when its ``reset`` option ``deck`` takes more than one
   deck (Tarneeb: one per deal); the default is ``deck.parse``;
-* a **state** (the rules): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
+* a **state** (the rules; the env's ``game_state``, since ``state()`` is PettingZoo's global view): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
   ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
 * a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray`` (a
   copy the caller may keep); optionally ``legal_mask()``, the acting player's mask when the
@@ -70,7 +70,7 @@ class CardGameEnv(AECEnv):
         self._legal = ()
         self._mask_source = None
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
-        self.state = None
+        self.game_state = None
         self.view = None
         self.last_events: tuple = ()  # the events of the last action, as the rules returned them
         self._view_mask = None
@@ -92,8 +92,8 @@ class CardGameEnv(AECEnv):
         if seed is not None or not hasattr(self, "_np_random") or self._np_random is None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         cards = self._cards_from(options)
-        self.state = self.game.new_state(cards, self._np_random)
-        self.view = self.game.new_view(self.state)
+        self.game_state = self.game.new_state(cards, self._np_random)
+        self.view = self.game.new_view(self.game_state)
         self.last_events = ()
         self._view_mask = getattr(self.view, "legal_mask", None)
         self.agents = self.possible_agents[:]
@@ -103,22 +103,22 @@ class CardGameEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._legal_stale = True
-        self.agent_selection = self.possible_agents[self.state.current_player]
-        if self.state.is_over:  # a game may be decided by the deal itself
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
+        if self.game_state.is_over:  # a game may be decided by the deal itself
             self._finish()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat.get(agent)
-        if seat is None or self.state is None:
+        if seat is None or self.game_state is None:
             self._misuse("observe", agent)
-        if agent == self.agent_selection and not self.state.is_over:
+        if agent == self.agent_selection and not self.game_state.is_over:
             mask = self._current_mask().copy()
         else:
             mask = self._zero_mask.copy()
         return {"observation": self.view.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if self.state is None:
+        if self.game_state is None:
             self._misuse("step", None)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -131,7 +131,7 @@ class CardGameEnv(AECEnv):
         legal = self._legal if not self._legal_stale else self._current_legal()
         if action not in legal:
             self._reject(agent, action)
-        state = self.state
+        state = self.game_state
         events = state.apply(action)
         self.last_events = events  # what the rules announced: the views (and narrators) read it
         if events:
@@ -144,8 +144,20 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: every seat's observation, seat 0 first, in one vector
+        (what a centralized critic may see; never an agent's input). The rules' own state is
+        :attr:`game_state`."""
+        if self.game_state is None:
+            self._misuse("state", None)
+        return np.concatenate([self.view.observation(p) for p in range(self.game.num_players)])
+
+    @property
+    def state_space(self) -> spaces.Box:
+        return spaces.Box(0.0, 1.0, (self.game.layout.size * self.game.num_players,), np.float32)
+
     def last(self, observe: bool = True):
-        if self.state is None:
+        if self.game_state is None:
             self._misuse("last", None)
         return super().last(observe)
 
@@ -157,10 +169,10 @@ class CardGameEnv(AECEnv):
 
             logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
             return None
-        if self.state is None:
+        if self.game_state is None:
             text = f"{self.metadata['name']}: call reset() first"
         else:
-            text = self.state.render_text(self._seat[self.agent_selection])
+            text = self.game_state.render_text(self._seat[self.agent_selection])
         if self.render_mode == "human":
             print(text)
             return None
@@ -188,9 +200,9 @@ class CardGameEnv(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """The actions open to ``agent_selection`` (empty once the game is over)."""
-        if self.state.is_over:
+        if self.game_state.is_over:
             return []
-        return list(self.state.legal_actions())
+        return list(self.game_state.legal_actions())
 
     def public_view(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` knows, decoded field by field from its own observation."""
@@ -201,7 +213,7 @@ class CardGameEnv(AECEnv):
     def _current_legal(self):
         """The acting player's legal actions, worked out once per decision."""
         if self._legal_stale:
-            self._legal = self.state.legal_actions()
+            self._legal = self.game_state.legal_actions()
             self._legal_stale = False
         return self._legal
 
@@ -227,12 +239,12 @@ class CardGameEnv(AECEnv):
         raise ValueError(f"illegal action {shown} for {agent}; legal actions now: {allowed}")
 
     def _misuse(self, method: str, agent: str | None) -> None:
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError(f"{self.metadata['name']}: call reset() before {method}()")
         raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
 
     def _finish(self) -> None:
-        state = self.state
+        state = self.game_state
         returns = state.returns()
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(returns[seat])

@@ -47,10 +47,11 @@ class RayExecutor(Executor):
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, **init_options}
-            if address is None:
+            if address is None:  # a local instance of its own, never a cluster that happens to run here
                 from agents.arena.executor import default_workers
 
                 options.setdefault("num_cpus", workers or default_workers())
+                address = "local"
             ray.init(address=address, **options)
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         from agents.trust import ENV_VAR, pickle_trusted

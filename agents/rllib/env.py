@@ -98,7 +98,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         self.env.reset(seed=seed, options=options)
         self._seat_players()
         self._play_opponents()
-        while self.env.state.is_over:  # over before any learner decided: nothing to learn from
+        while self.env.game_state.is_over:  # over before any learner decided: nothing to learn from
             self.env.reset(options=options)
             self._seat_players()
             self._play_opponents()
@@ -113,7 +113,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"it is {agent}'s turn; got actions for {sorted(action_dict)}")
         env.step(int(action_dict[agent]))
         self._play_opponents()
-        if not env.state.is_over:
+        if not env.game_state.is_over:
             agent = env.agent_selection
             self._observed.add(agent)
             return {agent: to_rllib(env.observe(agent))}, {agent: 0.0}, {"__all__": False}, {"__all__": False}, {}
@@ -122,12 +122,12 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         ended = [a for a in self.agents if a in self._observed]
         observations = {a: to_rllib(env.observe(a)) for a in ended}
         rewards = {a: float(env.rewards[a]) for a in ended}
-        truncated = bool(env.state.truncated)
+        truncated = bool(env.game_state.truncated)
         return (observations, rewards, {**{a: not truncated for a in ended}, "__all__": not truncated},
                 {**{a: truncated for a in ended}, "__all__": truncated}, {})
 
     def render(self) -> str:
-        return self.env.state.render_text(self.env.possible_agents.index(self.env.agent_selection))
+        return self.env.game_state.render_text(self.env.possible_agents.index(self.env.agent_selection))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -153,6 +153,6 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
 
     def _play_opponents(self) -> None:
         env = self.env
-        while not env.state.is_over and env.agent_selection in self._seated:
+        while not env.game_state.is_over and env.agent_selection in self._seated:
             agent = env.agent_selection
             env.step(int(self._seated[agent].act(env.observe(agent))))

@@ -213,7 +213,8 @@ def _start_ray(config: RLlibTrainConfig):
     options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if config.ray.address is None and config.ray.num_cpus is not None:
         options["num_cpus"] = config.ray.num_cpus
-    ray.init(address=config.ray.address, **options)
+    # no address: a local instance of its own, never a cluster that happens to run on this machine
+    ray.init(address=config.ray.address or "local", **options)
     return ray, True
 
 

@@ -19,7 +19,7 @@ def check_invariants(env) -> None:
     """Assert that the game's state is consistent and that every observation and the mask
     agree with it. ``env`` is a ``raw_env`` or an ``env()``; raises ``AssertionError``."""
     raw = env.unwrapped
-    state, game = raw.state, raw.game
+    state, game = raw.game_state, raw.game
     if state is None:
         return
     counts = _check_cards(state, game)

@@ -28,7 +28,7 @@ def expected_legal(state) -> set[int]:
 def check_invariants(env) -> None:
     """Assert that the game in ``env`` (raw or wrapped) is consistent; raises AssertionError."""
     raw = env.unwrapped
-    state = raw.state
+    state = raw.game_state
     n = state.num_players
     # every card is somewhere exactly once: the hands and the pile hold the whole deck
     everywhere = Counter(state.pile)

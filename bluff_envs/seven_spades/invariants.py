@@ -37,7 +37,7 @@ def legal_actions_of(state) -> set[int]:
 
 def check_invariants(env) -> None:
     raw = env.unwrapped
-    state, game = raw.state, raw.game
+    state, game = raw.game_state, raw.game
     n, decks, target = game.num_players, game.config.num_decks, game.config.target
 
     # every card is in exactly one place

@@ -32,7 +32,7 @@ def check_invariants(env) -> None:
     independent computation of the legal actions (follow suit!), every other mask empty; each
     player's observation showing his own hand, in [0, 1]. ``env`` may be raw or wrapped."""
     raw = env.unwrapped
-    state = raw.state
+    state = raw.game_state
     if state is None or not raw.agents:
         return
     hands = [state.hand_cards(p) for p in range(NUM_PLAYERS)]

@@ -55,7 +55,7 @@ class HumanSeat:
         legal = [int(a) for a in raw.legal_actions()]
         while True:
             if not self.queued:
-                click.echo("\n" + raw.state.render_text(self.seat))
+                click.echo("\n" + raw.game_state.render_text(self.seat))
                 click.echo(wrapped("legal actions:", [f"[{a}] {names[a]}" for a in legal]))
                 line = click.prompt("your move", default="", show_default=False, prompt_suffix="> ")
                 self.queued = [part.strip() for part in line.split(",") if part.strip()]
@@ -164,9 +164,9 @@ def play(game: str, options: dict, opponents: list[str], seat: int | None, seed:
             continue
         env.step(human.act() if agent == me else agents[agent].act(observation))
         if announcer is not None:
-            for line in announcer.lines(env.unwrapped.last_events, env.unwrapped.state, seat):
+            for line in announcer.lines(env.unwrapped.last_events, env.unwrapped.game_state, seat):
                 click.echo(line)
-    click.echo("\n" + env.unwrapped.state.render_text(seat))
+    click.echo("\n" + env.unwrapped.game_state.render_text(seat))
     click.echo("game over: " + ", ".join(f"{a} {r:+.3f}" + (" (you)" if a == me else "") for a, r in rewards.items()))
     return [rewards[a] for a in env.possible_agents]
 

@@ -54,7 +54,7 @@ def watch(game: str, options: dict, specs: list[str], seed: int | None, *, delay
         env.step(action)
         if movie is None:
             echo(f"{agent} ({specs[seat]}): {env.unwrapped.action_name(action)}")
-            for line in announcer.lines(env.unwrapped.last_events, env.unwrapped.state, seat) if announcer else ():
+            for line in announcer.lines(env.unwrapped.last_events, env.unwrapped.game_state, seat) if announcer else ():
                 echo("  " + line)
         if delay:
             time.sleep(delay)

@@ -154,7 +154,7 @@ def test_a_game_may_parse_its_own_deck_option_and_a_view_may_supply_the_mask():
 
     env = hooked_env()
     env.reset(options={"deck": [ACES_TO_PLAYER_0, ACES_TO_PLAYER_0]})
-    assert env.state.hands[0] == [48 + 3, 48 + 2, 48 + 1, 48 + 0]  # the aces: the first deck
+    assert env.game_state.hands[0] == [48 + 3, 48 + 2, 48 + 1, 48 + 0]  # the aces: the first deck
     assert list(env.observe("player_0")["action_mask"]) == [0, 1]
 
 
@@ -176,7 +176,7 @@ def test_actions_are_ints_numpy_integers_or_0d_integer_arrays_and_tensors():
         env = toy_env()
         env.reset(options={"deck": ACES_TO_PLAYER_0})
         env.step(action)
-        assert env.state.is_over and env.state.winner == 0
+        assert env.game_state.is_over and env.game_state.winner == 0
 
 
 @pytest.mark.parametrize("action", [True, np.bool_(True), 1.0, np.float32(1), np.array(1.0), np.array([1]), "1"])
@@ -185,7 +185,7 @@ def test_bools_floats_and_arrays_are_a_type_error(action):
     env.reset(seed=0)
     with pytest.raises(TypeError, match="not an action id; actions are integers|is a bool"):
         env.step(action)
-    assert not env.state.is_over  # nothing was played
+    assert not env.game_state.is_over  # nothing was played
 
 
 def test_a_float_tensor_and_a_bool_tensor_are_refused():
@@ -205,3 +205,13 @@ def test_using_the_env_before_reset_or_with_an_unknown_agent_says_so():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="unknown agent 'player_9'; agents are player_0, player_1"):
         env.observe("player_9")
+
+
+def test_state_is_pettingzoos_global_view_and_game_state_the_rules():
+    env = toy_env()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before state\(\)"):
+        env.state()
+    env.reset(seed=0)
+    state = env.state()
+    assert state.shape == env.state_space.shape == (2 * env.game.layout.size,)
+    assert isinstance(env.game_state, ToyState)

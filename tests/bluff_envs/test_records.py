@@ -28,7 +28,7 @@ def test_a_recorded_game_replays_identically(record):
 def test_replay_walks_every_decision_with_full_state(record):
     walk = replay_steps(record)
     first = next(walk)
-    assert first.agent == "player_0" and first.env.unwrapped.state.turns == 0  # seen before it is applied
+    assert first.agent == "player_0" and first.env.unwrapped.game_state.turns == 0  # seen before it is applied
     assert [first.action] + [s.action for s in walk] == record.actions
 
 
@@ -46,9 +46,9 @@ def test_the_deck_of_a_seed_is_the_deck_reset_deals(record):
 
     env = bluff_envs.make("i_doubt_it", raw=True)
     env.reset(seed=42)
-    hands_by_seed = [env.unwrapped.state.hand_cards(p) for p in range(4)]
+    hands_by_seed = [env.unwrapped.game_state.hand_cards(p) for p in range(4)]
     env.reset(seed=0, options={"deck": deck_for(env, 42)})
-    assert [env.unwrapped.state.hand_cards(p) for p in range(4)] == hands_by_seed
+    assert [env.unwrapped.game_state.hand_cards(p) for p in range(4)] == hands_by_seed
 
 
 def test_moves_show_the_acting_players_table(record):

@@ -126,7 +126,7 @@ def play_and_compare(options: dict, games: int, how: dict) -> tuple[int, dict[st
         else:
             env.reset(seed=game)
         plays = [HEURISTICS[(seat + game) % len(HEURISTICS)] for seat in range(info.num_players)]
-        while not env.state.is_over:
+        while not env.game_state.is_over:
             observation = env.observe(env.agent_selection)
             obs, mask = observation["observation"][None], observation["action_mask"][None]
             table = Table(info.layout.decode(observation["observation"]), info)
@@ -136,12 +136,12 @@ def play_and_compare(options: dict, games: int, how: dict) -> tuple[int, dict[st
                 for u in draws:
                     expected = references[name].decide(observation, u)
                     got = batched[name].act(obs, mask, np.array([u]))[0]
-                    assert got == expected, f"{name} {options} game {game} turn {env.state.turns} u={u!r}"
+                    assert got == expected, f"{name} {options} game {game} turn {env.game_state.turns} u={u!r}"
                     branches[name][branch(name, table, expected)] += 1
                     decisions += 1
                     chosen.setdefault(name, expected)
             if rng.random() < how["own"]:
-                action = chosen[plays[env.state.current_player]]
+                action = chosen[plays[env.game_state.current_player]]
             else:
                 action = random_action(env, table, rng, how)
             env.step(action)
@@ -223,7 +223,7 @@ def test_act_is_decide_with_one_draw_per_decision():
         agent, twin = make_agent(name, info, seed), np.random.default_rng(seed)
         env.reset(seed=seed)
         decisions = 0
-        while not env.state.is_over:
+        while not env.game_state.is_over:
             observation = env.observe(env.agent_selection)
             action = agent.act(observation)
             assert action == agent.decide(observation, float(twin.random()))

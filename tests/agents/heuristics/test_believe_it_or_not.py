@@ -154,10 +154,10 @@ def test_always_challenge_and_never_challenge_over_random_situations():
     responses = 0
     for game in range(3):
         env.reset(seed=game)
-        while not env.state.is_over:
+        while not env.game_state.is_over:
             obs = env.observe(env.agent_selection)
             mask = obs["action_mask"]
-            if env.state.phase == RESPOND:
+            if env.game_state.phase == RESPOND:
                 responses += 1
                 assert env.action_name(always.act(obs)) == "disbelieve"
                 assert env.action_name(never.act(obs)) != "disbelieve"
@@ -213,7 +213,7 @@ def _game(specs, seed, **options):
         action = None if term or trunc else agents[int(name[-1])].act(obs)
         actions.append(action)
         env.step(action)
-    return actions, env.state.loser
+    return actions, env.game_state.loser
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -38,14 +38,14 @@ def test_only_legal_actions_over_many_random_situations(options):
             break
         env.reset(seed=seed)
         challenge_rate = (0.05, 0.5)[seed % 2]  # long games with full rows, and short ones
-        while not env.state.is_over:
+        while not env.game_state.is_over:
             agent = env.agent_selection
             obs = env.observe(agent)
             for heuristic in agents:
                 assert obs["action_mask"][heuristic.act(obs)] == 1
                 assert obs["action_mask"][heuristic.act(obs, env.public_view(agent))] == 1
             legal = env.legal_actions()
-            if env.state.phase == CHALLENGE_WINDOW:
+            if env.game_state.phase == CHALLENGE_WINDOW:
                 env.step(CHALLENGE if rng.random() < challenge_rate else PASS)
             else:
                 env.step(legal[rng.integers(len(legal))])
@@ -64,7 +64,7 @@ def _game(specs, seed):
         action = None if term or trunc else agents[int(agent[-1])].act(obs)
         actions.append(action)
         env.step(action)
-    return actions, env.state.winner
+    return actions, env.game_state.winner
 
 
 @pytest.mark.parametrize("seed", range(3))

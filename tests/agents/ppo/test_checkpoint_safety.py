@@ -21,7 +21,7 @@ from agents import GameInfo, make_agent
 from agents.ppo import checkpoint
 from agents.ppo.train import Trainer
 from agents.training.config import config_from_dict
-from agents.trust import UntrustedFileError, trust_pickle
+from agents.trust import UntrustedFileError
 from tests.agents.ppo.test_train import TINY
 
 
@@ -96,12 +96,12 @@ def test_a_payload_in_the_training_state_does_not_run_on_resume(run, tmp_path):
     assert not marker.exists()
 
 
-def test_an_old_format_checkpoint_with_a_payload_needs_the_trust_switch(run, tmp_path):
+def test_an_old_format_checkpoint_with_a_payload_needs_the_trust_switch(run, tmp_path, monkeypatch):
     marker = tmp_path / "pwned"
     blob = base64.b64encode(pickle.dumps(Payload(marker))).decode()
     data = json.dumps({"policy_class": {":type:": "<class 'type'>", ":serialized:": blob}})
     target, config, _ = fresh_run_with(run, tmp_path, "data", data, {"format": checkpoint.LEGACY_FORMAT})
-    trust_pickle(False)
+    monkeypatch.delenv("BLUFF_TRUST_PICKLE", raising=False)
     with pytest.raises(UntrustedFileError, match="old format.*runs any code stored in the file.*BLUFF_TRUST_PICKLE=1"):
         resume(target, config)
     assert not marker.exists()

@@ -29,18 +29,14 @@ TINY = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def trusted():
+@pytest.fixture(autouse=True)
+def trusted(monkeypatch):
     """These tests load the RLlib checkpoints they write themselves: trusted (RLlib pickles)."""
-    from agents.trust import trust_pickle
-
-    trust_pickle(True)
-    yield
-    trust_pickle(False)
+    monkeypatch.setenv("BLUFF_TRUST_PICKLE", "1")
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory, ray_instance, trusted):
+def trained(tmp_path_factory, ray_instance):
     """Two RLlib iterations through `bluff train`, which dispatches on `algorithm: rllib`."""
     from click.testing import CliRunner
 
@@ -49,7 +45,9 @@ def trained(tmp_path_factory, ray_instance, trusted):
     directory = tmp_path_factory.mktemp("rllib")
     config_path = directory / "tiny_rllib.yaml"
     config_path.write_text(yaml.safe_dump(TINY))
-    result = CliRunner().invoke(command, [str(config_path), "--out", str(directory / "run")])
+    with pytest.MonkeyPatch.context() as patch:  # its final evaluation loads the checkpoint it wrote
+        patch.setenv("BLUFF_TRUST_PICKLE", "1")
+        result = CliRunner().invoke(command, [str(config_path), "--out", str(directory / "run")])
     assert result.exit_code == 0, result.output
     return directory / "run", config_path
 
@@ -98,7 +96,7 @@ def test_the_agent_plays_only_legal_actions_greedy_or_mixed_and_reproducibly(tra
     mixed, again = (make_agent(f"rllib:{run}", GameInfo.of(env), 7) for _ in range(2))
     env.reset(seed=4)
     for _ in range(60):
-        if env.state.is_over:
+        if env.game_state.is_over:
             break
         observation = env.observe(env.agent_selection)
         action = greedy.act(observation)
@@ -152,17 +150,15 @@ def test_config_errors_name_the_key(change, words):
     assert any(problem.startswith(words) for problem in caught.value.problems), caught.value.problems
 
 
-def test_without_the_trust_switch_an_rllib_checkpoint_is_refused_naming_the_risk(trained):
+def test_without_the_trust_switch_an_rllib_checkpoint_is_refused_naming_the_risk(trained, monkeypatch):
     from agents.rllib.agent import _MODULES
-    from agents.trust import UntrustedFileError, trust_pickle
+    from agents.trust import UntrustedFileError
 
     run, _ = trained
-    _MODULES.clear()
-    trust_pickle(False)
-    try:
-        env = bluff_envs.make("i_doubt_it", raw=True, num_players=3, max_turns=30)
-        with pytest.raises(UntrustedFileError, match="runs any code stored in the file.*BLUFF_TRUST_PICKLE=1"):
-            make_agent(f"rllib:{run}", GameInfo.of(env), 0)
-    finally:
-        trust_pickle(True)
+    monkeypatch.setattr("agents.rllib.agent._MODULES", {})  # not the modules loaded (trusted) before
+    monkeypatch.delenv("BLUFF_TRUST_PICKLE", raising=False)
+    env = bluff_envs.make("i_doubt_it", raw=True, num_players=3, max_turns=30)
+    with pytest.raises(UntrustedFileError, match="runs any code stored in the file.*BLUFF_TRUST_PICKLE=1"):
+        make_agent(f"rllib:{run}", GameInfo.of(env), 0)
+    assert _MODULES is not None
 

@@ -15,9 +15,9 @@ def _play_keeping(env, rng, keep, steps):
     stops early where that leaves nothing to do. Returns the actions."""
     actions = []
     for _ in range(steps):
-        if env.state.is_over:
+        if env.game_state.is_over:
             break
-        seat = env.state.current_player
+        seat = env.game_state.current_player
         legal = [a for a in env.legal_actions() if seat not in keep or a != ADD0 + keep[seat]]
         if not legal:
             break
@@ -99,7 +99,7 @@ def test_random_play_keeps_every_invariant(options, games):
         env.reset(seed=seed)
         check_invariants(env)
         play_random(env, seed, on_step=check_invariants)
-        assert env.state.is_over and not env.agents
+        assert env.game_state.is_over and not env.agents
 
 
 def test_invariants_through_the_wrapped_env():
@@ -127,14 +127,14 @@ def test_random_games_end_with_one_loser_or_a_draw_and_zero_sum_rewards(num_play
                 env.step(int(legal[rng.integers(len(legal))]))
         assert set(returns) == set(env.possible_agents)
         assert sum(returns.values()) == pytest.approx(0.0)
-        if env.state.loser is not None:
+        if env.game_state.loser is not None:
             losers += 1
-            loser = f"player_{env.state.loser}"
+            loser = f"player_{env.game_state.loser}"
             assert returns[loser] == -1.0
             assert all(r == pytest.approx(1 / (num_players - 1)) for a, r in returns.items() if a != loser)
-        elif not env.state.truncated:  # §2.6: nobody holds cards any more
+        elif not env.game_state.truncated:  # §2.6: nobody holds cards any more
             draws += 1
-            assert sum(env.state.hand_sizes) == 0 and set(returns.values()) == {0.0}
+            assert sum(env.game_state.hand_sizes) == 0 and set(returns.values()) == {0.0}
     assert losers + draws >= 25  # random games nearly always end before max_turns
     if num_players % 2 == 0:  # without discard_quads the last hands rarely empty together
         assert losers >= 25

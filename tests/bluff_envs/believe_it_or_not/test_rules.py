@@ -57,7 +57,7 @@ def by_rank(env, viewer, field):
 
 
 def sizes(env):
-    return list(env.state.hand_sizes)
+    return list(env.game_state.hand_sizes)
 
 
 def to_act(env):
@@ -108,7 +108,7 @@ def test_believe_honest_the_pile_goes_out_of_play_and_the_believer_leads():
     lead(env, "6", "6", "6")
     act(env, "believe")
     assert sizes(env) == [10, 12, 12]
-    assert env.state.pile == [] and len(env.state.out_of_play) == 2
+    assert env.game_state.pile == [] and len(env.game_state.out_of_play) == 2
     assert to_act(env) == "player_1" and legal_names(env)[0] == "name 6"
     for viewer in range(3):  # the two sixes were turned up for everyone
         assert by_rank(env, viewer, "out_of_play_known") == {"6": 2}
@@ -182,7 +182,7 @@ def test_the_pile_out_of_play_is_known_as_far_as_each_one_saw_it():
     lead(env, "9", "7")  # player_0's seven stays face down
     add(env, "9")  # player_1's nine is the play turned up
     act(env, "believe")  # player_2 believes: honest, the pile goes out of play
-    assert env.state.out_of_play and sizes(env) == [11, 11, 12]
+    assert env.game_state.out_of_play and sizes(env) == [11, 11, 12]
     assert by_rank(env, 0, "out_of_play_known") == {"7": 1, "9": 1}
     assert by_rank(env, 1, "out_of_play_known") == {"9": 1}
     assert by_rank(env, 2, "out_of_play_known") == {"9": 1}
@@ -211,7 +211,7 @@ def test_checked_and_honest_he_leaves_the_game():
     add(env, "6", "6", "6", "6")  # his last cards
     assert view(env, "player_1")["empty_handed"][5] == 1  # player_0 sits five seats to his left
     act(env, "believe")
-    assert env.state.in_game[0] is False and not env.state.is_over
+    assert env.game_state.in_game[0] is False and not env.game_state.is_over
     assert to_act(env) == "player_1"  # the believer leads
     assert view(env, "player_3")["out"][3] == 1  # player_0 sits three seats to player_3's left
     assert not view(env, "player_3")["empty_handed"].any()
@@ -226,7 +226,7 @@ def test_checked_honest_by_a_wrong_disbelieve_he_leaves_and_the_doubter_takes():
     env = six()
     add(env, "6", "6", "6", "6")
     act(env, "disbelieve")
-    assert env.state.in_game[0] is False
+    assert env.game_state.in_game[0] is False
     assert sizes(env)[1] == 5 + 9  # player_1 takes the pile of nine cards
     assert to_act(env) == "player_2"
 
@@ -241,7 +241,7 @@ def test_checked_and_false_he_takes_the_pile_and_stays_in(call, leader):
         add(env, cards)
     add(env, "6", "6", "6", "7")  # his last four cards, one of them not a six
     act(env, call)
-    assert env.state.in_game[0] is True
+    assert env.game_state.in_game[0] is True
     assert sizes(env)[0] == 9  # whichever call turned it up, he takes the pile (§2.5)
     assert to_act(env) == leader  # the lead follows the table
 
@@ -250,7 +250,7 @@ def test_not_checked_he_stays_in_empty_handed_and_can_only_believe_or_not():
     env = six()
     add(env, "6", "6", "6", "6")
     add(env, "8")  # player_1 adds instead of checking
-    assert env.state.in_game[0] is True and sizes(env)[0] == 0
+    assert env.game_state.in_game[0] is True and sizes(env)[0] == 0
     assert view(env, "player_2")["empty_handed"][4] == 1
     for cards in ("10", "Q", "A", "9"):
         add(env, cards)
@@ -265,9 +265,9 @@ def test_empty_handed_he_leaves_when_due_to_lead_as_the_doubter():
     for cards in ("10", "Q", "A", "9"):
         add(env, cards)
     act(env, "disbelieve")  # right: player_5 takes, and the doubter, player_0, is to lead
-    assert env.state.in_game[0] is False and sizes(env)[5] > 0
+    assert env.game_state.in_game[0] is False and sizes(env)[5] > 0
     assert to_act(env) == "player_1" and legal_names(env)[0] == "name 6"
-    assert env.state.last_call.left == (0,)
+    assert env.game_state.last_call.left == (0,)
     assert view(env, "player_1")["out"][5] == 1
 
 
@@ -277,7 +277,7 @@ def test_empty_handed_he_leaves_when_the_lead_passes_to_him():
     for cards in ("8", "10", "Q", "A"):  # player_4's ace is honest
         add(env, cards)
     act(env, "disbelieve")  # player_5 is wrong: he takes, and his left (player_0) is to lead
-    assert env.state.in_game[0] is False
+    assert env.game_state.in_game[0] is False
     assert to_act(env) == "player_1"
 
 
@@ -287,7 +287,7 @@ def test_empty_handed_he_takes_a_pile_and_is_back_in_play():
     for cards in ("8", "10", "Q", "A", "K"):  # player_5's king is not a six
         add(env, cards)
     act(env, "believe")  # player_0 is wrong: the believer takes the pile
-    assert env.state.in_game[0] is True and sizes(env)[0] == 14
+    assert env.game_state.in_game[0] is True and sizes(env)[0] == 14
     assert view(env, "player_1")["empty_handed"][5] == 0
     assert to_act(env) == "player_1"  # the lead passes to the believer's left
 
@@ -301,7 +301,7 @@ def test_empty_handed_he_takes_a_pile_by_a_wrong_disbelieve():
     assert to_act(env) == "player_5"
     lead(env, "J", "J")
     act(env, "disbelieve")  # player_0, empty-handed: wrong, he takes the pile and is back
-    assert env.state.in_game[0] is True and sizes(env)[0] == 1
+    assert env.game_state.in_game[0] is True and sizes(env)[0] == 1
     assert to_act(env) == "player_1"
 
 
@@ -320,7 +320,7 @@ def test_the_last_player_holding_cards_loses():
     assert sizes(env) == [2, 2] and to_act(env) == "player_0"
     lead(env, "10", "10", "10")
     act(env, "disbelieve")  # honest: player_1 takes the pile and player_0 leaves
-    assert env.state.is_over and env.state.loser == 1
+    assert env.game_state.is_over and env.game_state.loser == 1
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
     for agent in ("player_0", "player_1"):
@@ -346,35 +346,35 @@ def test_the_last_hands_emptied_together_is_a_draw():
     lead(env, "10", "10", "10")  # player_0 plays his last cards, honestly
     add(env, "10", "10")  # player_1 adds his last cards instead of checking
     act(env, "believe")  # player_0, empty-handed, believes: honest, player_1 leaves
-    assert env.state.is_over and env.state.loser is None and sizes(env) == [0, 0]
+    assert env.game_state.is_over and env.game_state.loser is None and sizes(env) == [0, 0]
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert "a draw" in env.state.render_text(0)
+    assert "a draw" in env.game_state.render_text(0)
 
 
 def test_quads_that_empty_the_last_takers_hand_make_a_draw():
     env = two_cards_each(discard_quads=True)
     lead(env, "10", "10", "10")  # player_0's last cards, honest
     act(env, "disbelieve")  # wrong: player_1 takes them, and with his own two tens puts out all four
-    assert sorted(env.state.quads) == sorted(map(parse_card, ["10C", "10D", "10H", "10S"]))
-    assert env.state.is_over and env.state.loser is None and sizes(env) == [0, 0]
+    assert sorted(env.game_state.quads) == sorted(map(parse_card, ["10C", "10D", "10H", "10S"]))
+    assert env.game_state.is_over and env.game_state.loser is None and sizes(env) == [0, 0]
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
 
 
 def test_the_reward_rule_with_four_players():
     env = believe_it_or_not_v0.raw_env(num_players=4)
     env.reset(seed=0)
-    env.state.loser = 2  # returns() is the whole reward rule
-    assert env.state.returns() == [1 / 3, 1 / 3, -1.0, 1 / 3]
-    assert sum(env.state.returns()) == pytest.approx(0.0)
+    env.game_state.loser = 2  # returns() is the whole reward rule
+    assert env.game_state.returns() == [1 / 3, 1 / 3, -1.0, 1 / 3]
+    assert sum(env.game_state.returns()) == pytest.approx(0.0)
 
 
 def test_max_turns_truncates_after_that_many_completed_plays():
     env = three(max_turns=2)
     lead(env, "6", "6")
-    assert not env.state.is_over
+    assert not env.game_state.is_over
     add(env, "9")
-    assert env.state.is_over and env.state.truncated
+    assert env.game_state.is_over and env.game_state.truncated
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert set(env.rewards.values()) == {0.0}
 
@@ -390,14 +390,14 @@ def test_quads_a_player_who_takes_a_pile_puts_out_every_complete_set_face_up():
     lead(env, "6", "9")  # player_0 claims a six with the nine of spades
     act(env, "believe")  # player_1 takes it: now he holds all four nines
     assert sizes(env)[1] == 12 + 1 - 4
-    assert sorted(env.state.quads) == sorted(map(parse_card, ["9C", "9D", "9H", "9S"]))
+    assert sorted(env.game_state.quads) == sorted(map(parse_card, ["9C", "9D", "9H", "9S"]))
     for viewer in range(3):
         assert by_rank(env, viewer, "out_of_play_known") == {"9": 4}
         assert view(env, f"player_{viewer}")["out_of_play_size"][0] == 4
     assert known(env, 0, 1) == {} and known(env, 2, 1) == {}
-    assert "face up: 9C 9D 9H 9S" in env.state.render_text(0)
+    assert "face up: 9C 9D 9H 9S" in env.game_state.render_text(0)
     # a complete set from the deal stays until its holder takes a pile (player_0's sixes)
-    assert len(env.state.hands[0][RANKS.index("6")]) == 4
+    assert len(env.game_state.hands[0][RANKS.index("6")]) == 4
 
 
 def test_quads_keep_the_cards_without_the_option():
@@ -407,7 +407,7 @@ def test_quads_keep_the_cards_without_the_option():
     env = table(p0, p1, p2)
     lead(env, "6", "9")
     act(env, "believe")
-    assert sizes(env)[1] == 13 and not env.state.quads
+    assert sizes(env)[1] == 13 and not env.game_state.quads
 
 
 def test_quads_with_two_decks_need_all_eight_copies():
@@ -422,5 +422,5 @@ def test_quads_with_two_decks_need_all_eight_copies():
     add(env, "9")  # player_1 plays the eighth nine, honestly
     act(env, "disbelieve")  # player_0 is wrong: he takes the pile and now holds all eight nines
     assert sizes(env)[0] == 36 - 1 + 2 - 8
-    assert len(env.state.quads) == 8 and all(RANKS[c >> 2] == "9" for c in env.state.quads)
+    assert len(env.game_state.quads) == 8 and all(RANKS[c >> 2] == "9" for c in env.game_state.quads)
     assert by_rank(env, 1, "out_of_play_known") == {"9": 8}

@@ -12,9 +12,9 @@ from tests.helpers import play_random
 def _random_actions(env, rng, steps):
     actions, holdings = [], []
     for _ in range(steps):
-        if env.state.is_over:
+        if env.game_state.is_over:
             break
-        holdings.append([{c for cards in hand for c in cards} for hand in env.state.hands])
+        holdings.append([{c for cards in hand for c in cards} for hand in env.game_state.hands])
         legal = env.legal_actions()
         actions.append(int(legal[rng.integers(len(legal))]))
         env.step(actions[-1])
@@ -95,8 +95,8 @@ def test_random_play_keeps_every_invariant(options, games):
         env.reset(seed=seed)
         check_invariants(env)
         play_random(env, seed, on_step=check_invariants)
-        assert env.state.is_over and not env.agents
-        ended += env.state.winner is not None
+        assert env.game_state.is_over and not env.agents
+        ended += env.game_state.winner is not None
     assert ended > 0 or "max_turns" in options
 
 
@@ -105,4 +105,4 @@ def test_many_quick_games_end():
     for seed in range(100):
         env.reset(seed=seed)
         play_random(env, seed)
-        assert env.state.is_over
+        assert env.game_state.is_over

@@ -28,7 +28,7 @@ def known(env, viewer, seat):
 
 
 def hand_sizes(env):
-    return list(env.state.hand_sizes)
+    return list(env.game_state.hand_sizes)
 
 
 def required(env, agent="player_0"):
@@ -50,7 +50,7 @@ def test_honest_play_doubted_the_doubter_takes_the_pile():
     env = table()
     act(env, "add A", "add A", "done", "doubt", "pass", "pass")
     assert hand_sizes(env) == [11, 15, 13, 13]
-    assert env.state.pile == []
+    assert env.game_state.pile == []
     assert env.agent_selection == "player_1"  # play continues to the discarder's left
     assert required(env) == 11  # Kings
     # the two aces turned up are now known to all to be in player_1's hand
@@ -92,7 +92,7 @@ def test_nobody_doubts_the_cards_stay_face_down():
     env = table()
     act(env, "add 2", "add 3", "done", "pass", "pass", "pass")
     assert hand_sizes(env) == [11, 13, 13, 13]
-    assert len(env.state.pile) == 2
+    assert len(env.game_state.pile) == 2
     assert env.agent_selection == "player_1" and required(env) == 11
     assert view(env, "player_0")["my_cards_in_pile"][:2].tolist() == [1, 1]
     assert not view(env, "player_1")["my_cards_in_pile"].any()
@@ -145,7 +145,7 @@ def test_last_play_checked_honest_wins_at_once():
 def test_last_play_checked_false_takes_the_pile_and_play_continues():
     env = table(max_cards_per_play=None)
     _down_to_one_card(env, "9")
-    pile = len(env.state.pile)
+    pile = len(env.game_state.pile)
     act(env, "add 9", "done")
     assert not any(env.terminations.values())
     assert hand_sizes(env)[0] == pile + 1
@@ -165,7 +165,7 @@ def test_last_play_unchecked_doubted_honest_he_wins_and_the_doubter_takes():
     env = table(max_cards_per_play=None, last_play_checked=False)
     _down_to_one_card(env, "10")
     act(env, "add 10", "done", "pass", "doubt", "pass")
-    assert env.rewards["player_0"] == 1.0 and env.state.winner == 0
+    assert env.rewards["player_0"] == 1.0 and env.game_state.winner == 0
     assert hand_sizes(env)[2] > 12
 
 

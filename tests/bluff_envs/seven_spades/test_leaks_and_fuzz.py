@@ -14,7 +14,7 @@ def _play(env, rng, viewer):
     """Random play that seldom challenges (so that claims stand unseen). Returns the actions
     and the deck positions whose card ``viewer`` never saw: never drawn, or drawn by another
     player and claimed face down without ever being turned up."""
-    state = env.state
+    state = env.game_state
     actions, seen, last_claim = [], set(), {}
     while not state.is_over:
         legal = env.legal_actions()
@@ -124,7 +124,7 @@ def test_random_play_keeps_every_invariant(options, games):
         env.reset(seed=seed)
         check_invariants(env)
         play_random(env, seed, on_step=check_invariants)
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         assert state.is_over and not env.agents
         ends["truncated" if state.truncated else "won" if state.winner is not None else "draw"] += 1
     if "max_turns" not in options:
@@ -137,7 +137,7 @@ def test_many_quick_games_end_in_every_way():
     rng = np.random.default_rng(0)
     for seed in range(1500):
         env.reset(seed=seed)
-        state = env.state
+        state = env.game_state
         challenge_rate = (0.0, 0.02, 0.5)[seed % 3]  # from hardly ever to often
         claim_rate = (0.6, 0.05)[seed // 3 % 2]
         while not state.is_over:

@@ -49,7 +49,7 @@ def test_bluff_caught_puts_the_claimer_out():
     assert seats(env, "player_2", "row_lengths") == [0, 0, 0, 0]
     assert view(env, "player_2")["seen"][parse_card("2H")] == 1  # turned up for everyone
     assert env.agent_selection == "player_1" and legal_names(env) == ["discard", "claim"]
-    assert env.state.out_face_up == [parse_card("2H")]  # his row left the game
+    assert env.game_state.out_face_up == [parse_card("2H")]  # his row left the game
 
 
 def test_true_claim_challenged_puts_the_challenger_out_and_the_spade_counts_face_up():
@@ -101,7 +101,7 @@ def test_a_player_who_is_out_is_never_asked_again():
     act(env, "claim", "challenge", "pass", "pass")  # player_0 is out
     act(env, "claim")  # player_1
     asked = []
-    while env.state.phase == 1:
+    while env.game_state.phase == 1:
         asked.append(env.agent_selection)
         act(env, "pass")
     assert asked == ["player_2", "player_3"]
@@ -117,7 +117,7 @@ def test_the_final_spade_goes_face_up_and_wins_at_once():
     act(env, "claim face up")
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert rewards(env) == [1.0, -1 / 3, -1 / 3, -1 / 3]
-    assert env.state.winner == 0 and env.state.row_length[0] == 2
+    assert env.game_state.winner == 0 and env.game_state.row_length[0] == 2
 
 
 def test_a_non_spade_at_target_minus_one_must_be_discarded():
@@ -129,7 +129,7 @@ def test_a_non_spade_at_target_minus_one_must_be_discarded():
     with pytest.raises(ValueError, match="illegal action 2 \\(claim face up\\)"):
         act(env, "claim face up")
     act(env, "discard")
-    assert env.agent_selection == "player_1" and not env.state.is_over
+    assert env.agent_selection == "player_1" and not env.game_state.is_over
 
 
 def test_the_last_player_standing_wins():
@@ -137,7 +137,7 @@ def test_the_last_player_standing_wins():
     act(env, "claim", "challenge", "pass")  # player_0 bluffed and is out
     act(env, "claim", "challenge")  # player_1 bluffed, player_2 is the only one left
     assert all(env.terminations.values())
-    assert env.state.winner == 2
+    assert env.game_state.winner == 2
     assert rewards(env) == [-0.5, -0.5, 1.0]
 
 
@@ -145,7 +145,7 @@ def test_the_last_player_standing_wins():
 def test_two_players_are_decided_by_the_first_challenge(card, winner):
     env = table(card, num_players=2)
     act(env, "claim", "challenge")
-    assert all(env.terminations.values()) and env.state.winner == winner
+    assert all(env.terminations.values()) and env.game_state.winner == winner
     assert rewards(env)[winner] == 1.0 and rewards(env)[1 - winner] == -1.0
 
 
@@ -170,11 +170,11 @@ def test_free_turn_after_a_successful_challenge(free_turn, card, next_players):
 def test_an_empty_stock_when_a_player_must_draw_is_a_draw():
     env = table()
     for _ in range(52):
-        assert not env.state.is_over
+        assert not env.game_state.is_over
         act(env, "discard")
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert rewards(env) == [0.0, 0.0, 0.0, 0.0]
-    assert env.state.winner is None and view(env, "player_0")["stock"][0] == 0
+    assert env.game_state.winner is None and view(env, "player_0")["stock"][0] == 0
 
 
 def test_max_turns_truncates_with_no_reward():

@@ -120,7 +120,7 @@ def test_not_following_suit_is_illegal():
     env = tarneeb_v0.raw_env()
     env.reset(options={"deck": _deck()})  # dealt in turn: everybody holds some of every suit
     act(env, "bid 7", "pass", "pass", "pass", "trump H", "play AS")
-    assert env.state.hand_suits[1][3]  # player 1 holds spades ...
+    assert env.game_state.hand_suits[1][3]  # player 1 holds spades ...
     with pytest.raises(ValueError, match="illegal action .* legal actions now: 65 .play 5S., 81 .play 9S., 97 .play KS."):
         act(env, "play AH")  # ... so he may not trump
     act(env, "play 5S")

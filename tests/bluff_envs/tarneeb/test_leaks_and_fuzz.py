@@ -12,13 +12,13 @@ def _random_prefix(env, rng, steps):
     """Random legal actions for the first deal; with each step, the cards every hand holds."""
     actions, holdings = [], []
     for _ in range(steps):
-        if env.state.is_over or env.state.deals or env.state.redeals:
+        if env.game_state.is_over or env.game_state.deals or env.game_state.redeals:
             break
-        holdings.append([set(env.state.hand_cards(p)) for p in range(4)])
+        holdings.append([set(env.game_state.hand_cards(p)) for p in range(4)])
         legal = env.legal_actions()
         actions.append(int(legal[rng.integers(len(legal))]))
         env.step(actions[-1])
-    holdings.append([set(env.state.hand_cards(p)) for p in range(4)])
+    holdings.append([set(env.game_state.hand_cards(p)) for p in range(4)])
     return actions, holdings
 
 
@@ -117,7 +117,7 @@ def test_random_play_keeps_every_invariant(options, games):
         env.reset(seed=seed)
         check_invariants(env)
         final = _play_checked(env, seed)
-        state = env.state
+        state = env.game_state
         assert state.is_over and not env.agents and len(final) == 4
         assert final["player_0"] == final["player_2"] and final["player_1"] == final["player_3"]
         if state.truncated:
@@ -134,6 +134,6 @@ def test_invariants_catch_a_broken_state():
     env = tarneeb_v0.raw_env()
     env.reset(seed=0)
     check_invariants(env)
-    env.state.hand_suits[0][0] = env.state.hand_suits[1][0]  # player 1's clubs copied to player 0
+    env.game_state.hand_suits[0][0] = env.game_state.hand_suits[1][0]  # player 1's clubs copied to player 0
     with pytest.raises(AssertionError):
         check_invariants(env)

@@ -32,7 +32,7 @@ def table(deck=ONE_SUIT_EACH, **options):
 
 
 def hand_of(env, player):
-    return sorted(env.state.hand_cards(player))
+    return sorted(env.game_state.hand_cards(player))
 
 
 def cards(text):
@@ -41,10 +41,10 @@ def cards(text):
 
 def play_out(env, leads_first=True):
     """Play the rest of the deal, each player playing his first legal card."""
-    while env.agents and env.state.phase == PLAY and not env.state.is_over:
-        deal = env.state.deals
+    while env.agents and env.game_state.phase == PLAY and not env.game_state.is_over:
+        deal = env.game_state.deals
         env.step(env.legal_actions()[-1 if leads_first else 0])
-        if env.state.deals != deal:
+        if env.game_state.deals != deal:
             break
 
 
@@ -60,7 +60,7 @@ def test_lebanese_passers_drop_out_and_the_last_bidder_declares():
     act(env, "bid 9", "bid 10")
     assert env.agent_selection == "player_0"  # players 2 and 3 passed: never asked again
     act(env, "pass")
-    assert env.state.contract.declarer == 1 and env.state.contract.bid == 10
+    assert env.game_state.contract.declarer == 1 and env.game_state.contract.bid == 10
     assert env.agent_selection == "player_1" and legal_names(env) == ["trump C", "trump D", "trump H", "trump S"]
     seen = view(env, "player_2")  # player 1 sits at relative seat 3 of player 2
     assert list(seen["declarer"]) == [0, 0, 0, 1] and list(seen["contract_tricks"]) == [0, 0, 0, 1, 0, 0, 0]
@@ -77,37 +77,37 @@ def test_egyptian_passers_may_bid_again_and_three_passes_in_a_row_end_it():
     assert env.agent_selection == "player_1"
     assert "bid 7 NT" in legal_names(env) and "bid 7 S" not in legal_names(env)
     act(env, "bid 8 C", "pass", "pass")
-    assert env.state.phase == BIDDING  # only two passes since the last bid
+    assert env.game_state.phase == BIDDING  # only two passes since the last bid
     act(env, "pass")
-    k = env.state.contract
+    k = env.game_state.contract
     assert (k.declarer, k.bid, k.strain) == (1, 8, 0)
     assert env.agent_selection == "player_1" and legal_names(env) == ["double", "no double"]
     seen = view(env, "player_0")
     assert list(seen["contract_strain"]) == [1, 0, 0, 0, 0]  # clubs is trump
     assert list(seen["passed"]) == [1, 0, 1, 1]  # latest calls: me pass, player 1 bid, 2 and 3 pass
     act(env, "no double")
-    assert env.state.phase == PLAY and env.state.trump == 0 and env.agent_selection == "player_1"
+    assert env.game_state.phase == PLAY and env.game_state.trump == 0 and env.agent_selection == "player_1"
 
 
 def test_single_round_gives_each_player_one_call():
     env = table(bidding="single_round")
     act(env, "bid 8", "pass", "bid 9", "pass")
-    assert env.state.contract.declarer == 2 and env.state.contract.bid == 9
-    assert env.state.phase == TRUMP and env.agent_selection == "player_2"
+    assert env.game_state.contract.declarer == 2 and env.game_state.contract.bid == 9
+    assert env.game_state.phase == TRUMP and env.agent_selection == "player_2"
 
 
 def test_single_round_all_pass_deals_again():
     second = list(reversed(ONE_SUIT_EACH))
     env = table(deck=[ONE_SUIT_EACH, second], bidding="single_round")
     act(env, "pass", "pass", "pass", "pass")
-    assert env.state.redeals == 1 and env.state.dealer == 3 and env.agent_selection == "player_0"
+    assert env.game_state.redeals == 1 and env.game_state.dealer == 3 and env.agent_selection == "player_0"
 
 
 def test_all_pass_redeals_by_the_same_dealer():
     second = deck_of(*reversed([ONE_SUIT_EACH[p::4] for p in range(4)]))  # the hands rotated
     env = table(deck=[ONE_SUIT_EACH, second])
     act(env, "pass", "pass", "pass", "pass")
-    state = env.state
+    state = env.game_state
     assert state.redeals == 1 and state.dealer == 3 and state.deals == 0
     assert env.agent_selection == "player_0" and state.phase == BIDDING and not state.calls
     assert hand_of(env, 0) == cards("AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C")
@@ -137,9 +137,9 @@ def test_dealer_must_bid_when_the_first_three_pass(variant, bids):
         act(env, "pass")
     act(env, names[0])
     if variant == "egyptian":  # passing did not drop them out: they may still outbid him
-        assert env.agent_selection == "player_0" and env.state.contract is None
+        assert env.agent_selection == "player_0" and env.game_state.contract is None
         act(env, "pass", "pass", "pass")
-    assert env.state.contract.declarer == 3 and env.state.contract.bid == 7
+    assert env.game_state.contract.declarer == 3 and env.game_state.contract.bid == 7
 
 
 def test_no_higher_bid_than_13():
@@ -158,7 +158,7 @@ def test_following_suit_is_masked_and_tricks_go_to_the_led_suit_or_a_trump():
     act(env, "play AD")
     assert legal_names(env) == ["play JD", "play QD"]  # player 1 must follow diamonds
     act(env, "play QD", "play 7D", "play 2D")
-    assert env.state.tricks[-1][2] == 0  # the ace of the suit led wins
+    assert env.game_state.tricks[-1][2] == 0  # the ace of the suit led wins
     act(env, "play KD", "play JD", "play 8D", "play 3D")
     act(env, "play AC", "play 7C", "play 4C", "play 2C")
     act(env, "play KC", "play 8C", "play 5C", "play 3C")
@@ -166,7 +166,7 @@ def test_following_suit_is_masked_and_tricks_go_to_the_led_suit_or_a_trump():
     assert env.agent_selection == "player_3"
     assert len(legal_names(env)) == 9  # out of clubs: any card
     act(env, "play 2H")  # a trump
-    assert env.state.tricks[-1][2] == 3 and env.state.tricks_won == [4, 1]
+    assert env.game_state.tricks[-1][2] == 3 and env.game_state.tricks_won == [4, 1]
     assert env.agent_selection == "player_3"  # the winner leads
     seen = view(env, "player_1")  # player 3 is relative seat 2 of player 1
     assert list(seen["shown_out"].reshape(4, 4)[2]) == [1, 0, 0, 0]  # clubs
@@ -210,9 +210,9 @@ def test_no_trump_the_led_suit_always_wins():
     act(env, "bid 7", "pass", "pass", "pass")
     assert legal_names(env)[-1] == "trump NT"
     act(env, "trump NT")
-    assert env.state.trump == NO_TRUMP
+    assert env.game_state.trump == NO_TRUMP
     act(env, "play 2S", "play AH", "play AD", "play AC")
-    assert env.state.tricks[-1][2] == 0  # three aces, but only the 2 of the suit led
+    assert env.game_state.tricks[-1][2] == 0  # three aces, but only the 2 of the suit led
 
 
 def test_no_trump_is_not_offered_by_default():
@@ -228,8 +228,8 @@ def test_kaboot_without_bidding_13_scores_16():
     env = table(episode="deal")
     act(env, "bid 7", "pass", "pass", "pass", "trump S")
     play_out(env)
-    assert env.state.is_over and env.state.tricks_won == [13, 0]
-    assert env.state.last_deal_score == (16, 0)
+    assert env.game_state.is_over and env.game_state.tricks_won == [13, 0]
+    assert env.game_state.last_deal_score == (16, 0)
     assert env.rewards == {"player_0": 16 / 26, "player_1": -16 / 26, "player_2": 16 / 26, "player_3": -16 / 26}
 
 
@@ -237,9 +237,9 @@ def test_kaboot_with_a_13_bid_scores_26():
     env = table()
     act(env, "bid 13", "pass", "pass", "pass", "trump S")
     play_out(env)
-    assert env.state.last_deal_score == (26, 0) and env.state.scores == [26, 0]
-    assert not env.state.is_over  # the game goes on to 31
-    assert env.state.dealer == 0 and env.agent_selection == "player_1"  # the next dealer
+    assert env.game_state.last_deal_score == (26, 0) and env.game_state.scores == [26, 0]
+    assert not env.game_state.is_over  # the game goes on to 31
+    assert env.game_state.dealer == 0 and env.agent_selection == "player_1"  # the next dealer
     assert list(view(env, "player_2")["score"]) == [26, 0]
     assert list(view(env, "player_1")["score"]) == [0, 26]
 
@@ -248,8 +248,8 @@ def test_a_failed_13_costs_16_and_gives_the_opponents_twice_their_tricks():
     env = table(episode="deal")
     act(env, "bid 13", "pass", "pass", "pass", "trump H")  # player 1 holds every heart
     play_out(env)
-    assert env.state.tricks_won == [0, 13]
-    assert env.state.last_deal_score == (-16, 26)
+    assert env.game_state.tricks_won == [0, 13]
+    assert env.game_state.last_deal_score == (-16, 26)
     assert env.rewards["player_0"] == -42 / 26 and env.rewards["player_3"] == 42 / 26
 
 
@@ -258,17 +258,17 @@ def test_a_failed_contract_below_13(scoring, expected):
     env = table(episode="deal", scoring=scoring)
     act(env, "bid 10", "pass", "pass", "pass", "trump H")
     play_out(env)
-    assert env.state.last_deal_score == expected
+    assert env.game_state.last_deal_score == expected
 
 
 def test_a_made_contract_scores_the_tricks_taken():
     env = table(deck=MIXED, episode="deal")
     act(env, "pass", "pass", "pass", "bid 7", "trump D")  # player 3, worthless, declares
     play_out(env)
-    taken = env.state.tricks_won[1]
-    assert sum(env.state.tricks_won) == 13
+    taken = env.game_state.tricks_won[1]
+    assert sum(env.game_state.tricks_won) == 13
     expected = (0, taken) if taken >= 7 else (7 + 7 - taken, 0)
-    assert env.state.last_deal_score == expected
+    assert env.game_state.last_deal_score == expected
 
 
 def test_doubled_kaboot_and_doubled_failure_egyptian():
@@ -276,21 +276,21 @@ def test_doubled_kaboot_and_doubled_failure_egyptian():
     act(env, "bid 7 S", "pass", "pass", "pass", "double")
     assert view(env, "player_1")["doubled"][0] == 1
     play_out(env)
-    assert env.state.last_deal_score == (32, 0)  # doubled kaboot
+    assert env.game_state.last_deal_score == (32, 0)  # doubled kaboot
     env = table(variant="egyptian", episode="deal", double_multiplier=4)
     act(env, "bid 10 H", "pass", "pass", "pass", "double")
     play_out(env)
-    assert env.state.tricks_won == [0, 13] and env.state.last_deal_score == (-40, 40)
+    assert env.game_state.tricks_won == [0, 13] and env.game_state.last_deal_score == (-40, 40)
     env = table(variant="egyptian", episode="deal")
     act(env, "bid 10 H", "pass", "pass", "pass", "no double")
     play_out(env)
-    assert env.state.last_deal_score == (-10, 10)
+    assert env.game_state.last_deal_score == (-10, 10)
 
 
 def test_egyptian_without_doubling_goes_straight_to_play():
     env = table(variant="egyptian", allow_double=False)
     act(env, "bid 9 NT", "pass", "pass", "pass")
-    assert env.state.phase == PLAY and env.state.trump == NO_TRUMP and env.agent_selection == "player_0"
+    assert env.game_state.phase == PLAY and env.game_state.trump == NO_TRUMP and env.agent_selection == "player_0"
 
 
 def test_the_game_ends_when_a_side_reaches_the_target():
@@ -298,11 +298,11 @@ def test_the_game_ends_when_a_side_reaches_the_target():
     env = table(deck=[ONE_SUIT_EACH, second])
     act(env, "bid 13", "pass", "pass", "pass", "trump S")
     play_out(env)
-    assert env.state.scores == [26, 0] and env.agents
+    assert env.game_state.scores == [26, 0] and env.agents
     # deal 2: player 0 deals, player 1 speaks first; player 2 bids and takes every trick
     act(env, "pass", "bid 7", "pass", "pass", "trump D")
     play_out(env)
-    assert env.state.scores == [42, 0] and env.state.is_over and env.state.winner == 0
+    assert env.game_state.scores == [42, 0] and env.game_state.is_over and env.game_state.winner == 0
     assert env.rewards == {"player_0": 1.0, "player_1": -1.0, "player_2": 1.0, "player_3": -1.0}
     assert all(env.terminations.values())
 
@@ -311,21 +311,21 @@ def test_a_lower_target_ends_the_game_sooner():
     env = table(target_score=16)
     act(env, "bid 7", "pass", "pass", "pass", "trump S")
     play_out(env)
-    assert env.state.is_over and env.state.winner == 0 and env.state.scores == [16, 0]
+    assert env.game_state.is_over and env.game_state.winner == 0 and env.game_state.scores == [16, 0]
 
 
 def test_the_opponents_can_win_on_a_failed_contract():
     env = table(target_score=20)
     act(env, "bid 10", "pass", "pass", "pass", "trump H")
     play_out(env)
-    assert env.state.scores == [0, 20] and env.state.winner == 1
+    assert env.game_state.scores == [0, 20] and env.game_state.winner == 1
     assert env.rewards["player_1"] == env.rewards["player_3"] == 1.0
 
 
 def test_max_turns_truncates_with_zero_rewards():
     env = table(max_turns=6)
     act(env, "bid 7", "pass", "pass", "pass", "trump S", "play AS")
-    assert env.state.is_over and all(env.truncations.values()) and set(env.rewards.values()) == {0.0}
+    assert env.game_state.is_over and all(env.truncations.values()) and set(env.rewards.values()) == {0.0}
 
 
 @pytest.mark.parametrize("variant, target, turns", [("lebanese", 31, 3100), ("egyptian", 41, 4100), ("lebanese", 61, 6100)])
@@ -335,7 +335,7 @@ def test_max_turns_defaults_to_100_decisions_a_point_so_that_passing_forever_end
     env.reset(seed=1)
     pass_action = env.game.action_names.index("pass")
     decisions = 0
-    while not env.state.is_over:  # all pass: the same dealer deals again, for ever
+    while not env.game_state.is_over:  # all pass: the same dealer deals again, for ever
         env.step(pass_action)
         decisions += 1
     assert decisions == turns and all(env.truncations.values())
@@ -345,7 +345,7 @@ def test_max_turns_defaults_to_100_decisions_a_point_so_that_passing_forever_end
 def test_match_scores_are_observed_without_loss(scores):
     """CONVENTIONS: every public quantity keeps every value distinct (squashed, not clipped)."""
     env = table()
-    env.state.scores = list(scores)
+    env.game_state.scores = list(scores)
     env.view._write_scores()  # what the view writes after every deal
     for p in range(4):
         mine, theirs = (scores if p % 2 == 0 else scores[::-1])
@@ -361,11 +361,11 @@ def test_match_scores_are_observed_without_loss(scores):
 
 def test_a_worthless_hand_is_thrown_in_and_dealt_again_by_the_same_dealer():
     env = table(deck=[MIXED, ONE_SUIT_EACH], redeal_weak_hands=True)
-    assert env.state.redeals == 1 and env.state.dealer == 3 and env.agent_selection == "player_0"
+    assert env.game_state.redeals == 1 and env.game_state.dealer == 3 and env.agent_selection == "player_0"
     assert hand_of(env, 0) == cards("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S")
     assert view(env, "player_0")["hand"][parse_card("AC")] == 0
     kept = table(deck=MIXED)
-    assert kept.state.redeals == 0 and hand_of(kept, 0) == sorted(parse_card(c) for c in MIXED[0::4])
+    assert kept.game_state.redeals == 0 and hand_of(kept, 0) == sorted(parse_card(c) for c in MIXED[0::4])
 
 
 @pytest.mark.parametrize(
@@ -393,4 +393,4 @@ def test_a_list_of_decks_deals_them_in_order():
     env = table(deck=[ONE_SUIT_EACH, second])
     act(env, "bid 7", "pass", "pass", "pass", "trump S")
     play_out(env)
-    assert env.state.deals == 1 and hand_of(env, 0) == cards("AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")
+    assert env.game_state.deals == 1 and hand_of(env, 0) == cards("AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")

@@ -127,7 +127,7 @@ def test_draw_when_nobody_holds_cards():
         out = step_both(venv, [ref], [names.index(name)])
         assert_same(venv, [ref], f"{name!r} (step {t})")
     _, mask, actor, rewards, terminated, truncated = out
-    assert ref.state.is_over and ref.state.loser is None
+    assert ref.game_state.is_over and ref.game_state.loser is None
     assert all(ref.terminations.values()) and ref.rewards == {"player_0": 0.0, "player_1": 0.0}
     assert terminated[0] and not truncated[0] and actor[0] == -1
     np.testing.assert_array_equal(rewards[0], np.zeros(2, np.float32))

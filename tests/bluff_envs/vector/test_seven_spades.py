@@ -173,7 +173,7 @@ def test_three_decks_order_of_float32_steps():
     assert replayed != 2 * third  # the case is a real one
     my_row = venv.observe(np.array([0]))[0][0, venv.layout["my_row"]]
     assert my_row[parse_card("AS")] == replayed
-    assert env.state.in_game == [True, False, True]  # the challenger lost
+    assert env.game_state.in_game == [True, False, True]  # the challenger lost
 
 
 def test_final_spade_and_last_player_in():
@@ -184,12 +184,12 @@ def test_final_spade_and_last_player_in():
     venv.step(np.array([CLAIM_FACE_UP]))
     env.step(CLAIM_FACE_UP)
     assert venv.terminated[0] and venv.rewards[0].tolist() == [1.0] + [np.float32(-1 / 3)] * 3
-    assert env.state.winner == 0
+    assert env.game_state.winner == 0
     # two players: a bluff challenged puts the claimer out, the other wins
     venv, env = play_script({"num_players": 2}, stock("2H", "3H"), [CLAIM])
     venv.step(np.array([CHALLENGE]))
     env.step(CHALLENGE)
-    assert venv.terminated[0] and venv.rewards[0].tolist() == [-1.0, 1.0] and env.state.winner == 1
+    assert venv.terminated[0] and venv.rewards[0].tolist() == [-1.0, 1.0] and env.game_state.winner == 1
 
 
 def test_reset_with_decks_deals_those_decks():
@@ -246,7 +246,7 @@ def test_queued_deck_and_generator_deck_after_an_ending():
     refs[1].reset()
     np.testing.assert_array_equal(venv.decks[0], [parse_card(c) for c in queued])
     assert_all_seats(venv, refs, "after the new deal")
-    np.testing.assert_array_equal(venv.decks[1], refs[1].state.deck)
+    np.testing.assert_array_equal(venv.decks[1], refs[1].game_state.deck)
 
 
 def test_other_bit_generators_give_their_permutations():

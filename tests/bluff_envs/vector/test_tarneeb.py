@@ -111,9 +111,9 @@ def _lockstep(venv, refs, first, steps, rng, pass_rate=0.0, watch=None):
             if ended[i]:
                 env.reset()
             else:
-                before = env.state.redeals
+                before = env.game_state.redeals
                 env.step(int(actions[i]))
-                thrown[i] = env.state.redeals > before
+                thrown[i] = env.game_state.redeals > before
         obs, mask, actor, rewards, terminated, truncated = venv.step(actions)
         for i, env in enumerate(refs):
             _, _, _, over = reference_outputs(env, venv.num_players, venv.num_actions, venv.obs_dim)
@@ -189,7 +189,7 @@ def test_fixed_decks_as_card_strings(options):
         assert dealt.tolist() == sorted(parse_card(c) for c in firsts[i][0::4])
     queued = [parse_card(c) for c in second]
     dealt_queued = []
-    watch = lambda r: dealt_queued.append(r[1].state.dealt == queued)  # noqa: E731
+    watch = lambda r: dealt_queued.append(r[1].game_state.dealt == queued)  # noqa: E731
     _lockstep(venv, refs, first, 150, np.random.default_rng(2), watch=watch)
     assert any(dealt_queued)  # game 1 reached its queued second deck
 
