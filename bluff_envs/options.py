@@ -32,6 +32,22 @@ class Option:
         return self.default(resolved) if callable(self.default) else self.default
 
 
+def integers(low: int, high: int | None = None, *, none_ok: bool = False):
+    """The check of an integer option in ``[low, high]`` (``None`` allowed with ``none_ok``)."""
+    return lambda name, value, resolved: integer(name, value, low, high, none_ok=none_ok)
+
+
+def choices(allowed: Iterable[Any]):
+    """The check of an option that takes one of ``allowed``."""
+    allowed = tuple(allowed)
+    return lambda name, value, resolved: choice(name, value, allowed)
+
+
+def flags(name: str, value: Any, resolved: dict[str, Any]) -> bool:
+    """The check of a True/False option."""
+    return flag(name, value)
+
+
 def resolve(game: str, declared: Sequence[Option], options: Mapping[str, Any]) -> dict[str, Any]:
     """Every declared option's value: the given one, checked, or its default."""
     reject_unknown(game, options, [o.name for o in declared])

@@ -23,29 +23,29 @@ class BelieveItOrNotConfig:
 
     # in the order they are resolved: a default may depend on the options above it
     OPTIONS = (
-        Option("num_players", 4, "4", "2 to 6", lambda name, v, _: opt.integer(name, v, 2, 6)),
+        Option("num_players", 4, "4", "2 to 6", opt.integers(2, 6)),
         Option(
             "deck",
             lambda o: 36 if o["num_players"] <= 3 else 52,
             "36 for 2-3 players, 52 for 4-6",
             "36 (ranks 6..A) or 52 (ranks 2..A)",
-            lambda name, v, _: opt.choice(name, v, DECK_SIZES),
+            opt.choices(DECK_SIZES),
         ),
-        Option("num_decks", 1, "1", "1 or 2", lambda name, v, _: opt.choice(name, v, (1, 2))),
+        Option("num_decks", 1, "1", "1 or 2", opt.choices((1, 2))),
         Option(
             "max_cards_per_play",
             8,
             "8",
             "an integer >= 1, or None for no limit",
-            lambda name, v, _: opt.integer(name, v, 1, none_ok=True),
+            opt.integers(1, none_ok=True),
         ),
-        Option("discard_quads", False, "False", "True or False", lambda name, v, _: opt.flag(name, v)),
+        Option("discard_quads", False, "False", "True or False", opt.flags),
         Option(
             "max_turns",
             1000,
             "1000",
             "an integer >= 1 (completed plays before truncation)",
-            lambda name, v, _: opt.integer(name, v, 1),
+            opt.integers(1),
         ),
     )
 

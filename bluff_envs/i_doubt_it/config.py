@@ -31,7 +31,7 @@ class IDoubtItConfig:
 
     # in the order they are resolved: a default may depend on the options above it
     OPTIONS = (
-        Option("num_players", 4, "4", "2 to 11", lambda name, v, _: opt.integer(name, v, 2, 11)),
+        Option("num_players", 4, "4", "2 to 11", opt.integers(2, 11)),
         Option(
             "num_decks",
             lambda o: 1 if o["num_players"] <= 5 else 2,
@@ -44,22 +44,22 @@ class IDoubtItConfig:
             "descending",
             "'descending'",
             "'descending' (A, K, …, 2, A) or 'ascending' (A, 2, …, K, A)",
-            lambda name, v, _: opt.choice(name, v, RANK_ORDERS),
+            opt.choices(RANK_ORDERS),
         ),
         Option(
             "max_cards_per_play",
             lambda o: 4 * o["num_decks"],
             "4 x num_decks",
             "an integer >= 1, or None for no limit",
-            lambda name, v, _: opt.integer(name, v, 1, none_ok=True),
+            opt.integers(1, none_ok=True),
         ),
-        Option("last_play_checked", True, "True", "True or False", lambda name, v, _: opt.flag(name, v)),
+        Option("last_play_checked", True, "True", "True or False", opt.flags),
         Option(
             "max_turns",
             1000,
             "1000",
             "an integer >= 1 (completed plays before truncation)",
-            lambda name, v, _: opt.integer(name, v, 1),
+            opt.integers(1),
         ),
     )
 

@@ -101,7 +101,7 @@ class SevenSpadesConfig:
             1000,
             "1000",
             "an integer >= 1 (completed turns, one draw each, then truncation)",
-            lambda name, value, resolved: opt.integer(name, value, 1),
+            opt.integers(1),
         ),
     )
 

@@ -23,18 +23,6 @@ LEBANESE_ONLY = ("bidding", "allow_no_trump", "scoring")
 EGYPTIAN_ONLY = ("allow_double", "double_multiplier")
 
 
-def _choice(allowed: tuple[str, ...]):
-    return lambda name, value, resolved: opt.choice(name, value, allowed)
-
-
-def _flag(name: str, value: Any, resolved: dict[str, Any]) -> bool:
-    return opt.flag(name, value)
-
-
-def _integer(low: int, high: int | None = None):
-    return lambda name, value, resolved: opt.integer(name, value, low, high)
-
-
 @dataclass(frozen=True)
 class TarneebConfig:
     variant: str
@@ -56,52 +44,52 @@ class TarneebConfig:
     OPTIONS = (
         Option(
             "variant", "lebanese", "'lebanese'", "'lebanese' or 'egyptian' (bids name a strain; doubling)",
-            _choice(VARIANTS),
+            opt.choices(VARIANTS),
         ),
         Option(
             "bidding", "rounds", "'rounds'", "'rounds' (until three pass) or 'single_round'; Lebanese only",
-            _choice(BIDDINGS),
+            opt.choices(BIDDINGS),
         ),
         Option(
             "all_pass", "redeal", "'redeal'", "'redeal' (same dealer deals again) or 'dealer_bids_7'",
-            _choice(ALL_PASS_RULES),
+            opt.choices(ALL_PASS_RULES),
         ),
         Option(
             "allow_no_trump", False, "False",
-            "True or False (declarer may name no trump); Lebanese only", _flag,
+            "True or False (declarer may name no trump); Lebanese only", opt.flags,
         ),
         Option(
-            "first_lead_trump", False, "False", "True or False (the first lead must be a trump if possible)", _flag,
+            "first_lead_trump", False, "False", "True or False (the first lead must be a trump if possible)", opt.flags,
         ),
         Option(
             "scoring", "standard", "'standard'",
             "'standard' or 'tricks' (failed contract: -bid, opponents their tricks); Lebanese only",
-            _choice(SCORINGS),
+            opt.choices(SCORINGS),
         ),
         Option(
             "target_score", lambda r: DEFAULT_TARGET[r["variant"]], "31 Lebanese, 41 Egyptian",
-            f"an integer from 1 to {MAX_TARGET}", _integer(1, MAX_TARGET),
+            f"an integer from 1 to {MAX_TARGET}", opt.integers(1, MAX_TARGET),
         ),
         Option(
             "episode", "game", "'game'", "'game' (deals until the target; reward +1/-1) or 'deal' (one deal)",
-            _choice(EPISODES),
+            opt.choices(EPISODES),
         ),
         Option(
-            "redeal_weak_hands", False, "False", "True or False (throw in a deal where a hand is worthless)", _flag,
+            "redeal_weak_hands", False, "False", "True or False (throw in a deal where a hand is worthless)", opt.flags,
         ),
         Option(
             "allow_double", lambda r: r["variant"] == "egyptian", "True (Egyptian)",
-            "True or False (declarer may double his contract); Egyptian only", _flag,
+            "True or False (declarer may double his contract); Egyptian only", opt.flags,
         ),
         Option(
             "double_multiplier", 2, "2 (Egyptian)", "an integer from 2 to 4 (4 is a known variant); Egyptian only",
-            _integer(2, 4),
+            opt.integers(2, 4),
         ),
         # a game of heuristics to 31 takes about 300 decisions (5 deals): 100 x target leaves
         # room for long games while a policy that always passes cannot run forever
         Option(
             "max_turns", lambda r: TURNS_PER_POINT * r["target_score"], "100 x target_score",
-            "an integer >= 1 (decisions of all kinds before truncation)", _integer(1),
+            "an integer >= 1 (decisions of all kinds before truncation)", opt.integers(1),
         ),
     )
 

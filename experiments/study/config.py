@@ -193,8 +193,8 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
     known = _agent_names(info.name) if info is not None else set()
     for k, (agent, spec) in enumerate(found.train.items() if ok("train") else ()):
         key = f"{where}train.{agent}"
-        if ":" in agent:
-            problems.append(f"{key}: an agent name with ':'; allowed: a plain word (no ':')")
+        if ":" in agent or "#" in agent:
+            problems.append(f"{key}: an agent name with ':' or '#'; allowed: a plain word (no ':' or '#')")
             entry_ok = False
             continue
         names.add(agent)
@@ -278,5 +278,7 @@ def _swap(specs: list, names: dict[str, str]) -> list:
 
 
 def trained_agent_spec(run_dir: Path, game: str, agent: str) -> str:
-    """The spec of an agent the study trains: its training run directory (newest checkpoint)."""
-    return f"ppo:{run_dir / game / 'train' / agent}"
+    """The spec of an agent the study trains: its training run directory (newest checkpoint),
+    as an absolute path (the results resolve from any directory), labelled with the agent's name
+    (``#ppo``: what tables show, on the terminal and in the report alike)."""
+    return f"ppo:{(Path(run_dir) / game / 'train' / agent).resolve()}#{agent}"

@@ -175,7 +175,7 @@ def print_table(summary: dict[str, Any], console=None) -> None:
     for agent, row in _ranked(s):
         lo, hi = row["win_rate_ci"]
         mlo, mhi = row["mean_reward_ci"]
-        rows.append([agent, str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]", f"{row['parity']:.3f}",
+        rows.append([shown(agent, width=80), str(row["seats"]), f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]", f"{row['parity']:.3f}",
                      row["vs_parity"], f"{row['mean_reward']:+.3f} [{_num(mlo, '+.3f')}, {_num(mhi, '+.3f')}]",
                      _rating_text(s, agent)])
     title = f"{s['name']}: {s['game']}, {s['games']} games, {s['num_players']} players"
@@ -258,8 +258,11 @@ def plot_ratings(s: dict[str, Any], path: Path) -> None:
 
 
 def shown(agent: str, width: int = 30) -> str:
-    """An agent spec short enough for a table or a plot: a learned agent's long checkpoint path
-    keeps its prefix and its end (``ppo:…/train/ppo``); the files keep the full spec."""
+    """An agent spec short enough for a table or a plot: its label if it has one (``…#ppo``),
+    else a learned agent's long checkpoint path keeps its prefix and its end (``ppo:…/train/ppo``);
+    the files keep the full spec."""
+    if "#" in agent:
+        return agent.rsplit("#", 1)[1]
     if len(agent) <= width or ":" not in agent:
         return agent
     kind, path = agent.split(":", 1)

@@ -118,7 +118,7 @@ def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
         (lambda d: d["games"][0]["tournament"].update(deals=10**8), "games[0].tournament.deals: out of range: int 100000000"),
         (lambda d: d["games"][0]["tournament"].update(agents=["ppo", "ppo"]), "needs at least two different agents"),
         (lambda d: d["games"][0]["train"].update({"honest": {}}), "games[0].train.honest: 'honest' is already an agent of i_doubt_it"),
-        (lambda d: d["games"][0]["train"].update({"ppo:x": {}}), "games[0].train.ppo:x: an agent name with ':'"),
+        (lambda d: d["games"][0]["train"].update({"ppo:x": {}}), "games[0].train.ppo:x: an agent name with ':' or '#'"),
         (lambda d: d["games"][0]["train"].update(ppo=5), "games[0].train.ppo: wrong type: int 5; allowed: a training config"),
         (lambda d: d["games"][0]["train"]["ppo"].update(seed=2**32), "games[0].train.ppo.seed: out of range: int 4294967296"),
         (lambda d: d["games"][0]["train"]["ppo"]["ppo"].update(gamma=1.5), "games[0].train.ppo.ppo.gamma: out of range: float 1.5"),
