@@ -18,4 +18,4 @@ def test_a_two_node_cluster_survives_losing_its_worker_node(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "cluster: 2 nodes alive" in done.stdout
     assert "cluster run: the same games as the local executor" in done.stdout
-    assert "6 of 6 games, 0 repeated; records identical to the local run" in done.stdout
+    assert "worker node killed mid-run: 6 of 6 games, 0 repeated; records identical to the local run" in done.stdout
