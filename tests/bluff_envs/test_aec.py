@@ -131,8 +131,10 @@ def test_bad_reset_options(options, words):
 
 
 def test_unknown_reset_options_are_ignored_loudly():
+    env = toy_env()
     with pytest.warns(UserWarning, match="ignoring unknown reset option"):
-        toy_env().reset(options={"foo": 1})
+        env.reset(options={"foo": 1})
+    assert env.agents == ["player_0", "player_1"]
 
 
 def test_a_game_may_parse_its_own_deck_option_and_a_view_may_supply_the_mask():

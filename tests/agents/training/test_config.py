@@ -170,7 +170,10 @@ def test_values_out_of_range_are_refused(changes, key, allowed):
     {"eval__deals": 10**7}, {"network__pi": []},
 ])
 def test_values_at_the_ends_of_their_ranges_are_fine(changes):
-    config_from_dict(with_(**changes))
+    config = config_from_dict(with_(**changes)).to_dict()
+    for key, value in changes.items():
+        section, _, name = key.partition("__")
+        assert (config[section][name] if name else config[section]) == value
 
 
 def test_evaluation_workers_are_at_most_the_machines_cores(two_cores):
