@@ -6,16 +6,24 @@
   of all bluffs; bluffs covered by a later play are never turned up;
 * **challenge rate**: "don't believe" out of all responses (add, believe, don't believe);
 * **challenge accuracy**: "don't believe" to plays that were in fact bluffs, out of all of them;
-* **believe rate** and **believe accuracy**: the same for "believe" (right when the play was honest).
+* **believe rate** and **believe accuracy**: the same for "believe" (right when the play was honest);
+* **certain / uncertain windows**: a response is *certain* when the play under judgement is
+  provably false from the responder's own observation: the cards of the round's rank in his
+  hand, his cards in this round's pile, those he knows are out of play and those he knows other
+  opponents (not the maker) hold, plus the cards played, exceed the copies of the rank. On the
+  uncertain ones: the base rate of bluffs, the challenge ("don't believe") rate and accuracy;
+  on the certain ones: how often the false play was disbelieved.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
+import numpy as np
+
+from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
 from bluff_envs.believe_it_or_not.actions import CALLS, DISBELIEVE, DONE, RESPOND
-from bluff_envs.records import GameRecord, replay_rules
+from bluff_envs.records import GameRecord, replay_steps
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -26,18 +34,35 @@ COLUMNS = (
     ("believe_rate", "believe rate"),
     ("believe_accuracy", "believe accuracy"),
     ("cards_per_play", "cards per play"),
+    *CERTAINTY_COLUMNS,
 )
+
+
+def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -> bool:
+    """Whether the most recent play is false by a count on the responder's own view."""
+    n = num_players
+    rank = int(np.argmax(view["round_rank"]))
+    maker, count = int(np.argmax(view["last_play_by"])), int(view["last_play_size"][0])
+    known = view["known_cards"].reshape(n - 1, -1)
+    others = sum(int(known[k, rank]) for k in range(n - 1) if k + 1 != maker)
+    accounted = (int(view["hand"][rank]) + int(view["my_cards_in_pile"][rank])
+                 + int(view["out_of_play_known"][rank]) + others)
+    return accounted + count > copies
 
 
 def count(record: GameRecord) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
     last = None  # (maker, bluff) of the most recent play
 
-    for step in replay_rules(record):
-        state = step.state
+    for step in replay_steps(record):
+        env = step.env.unwrapped
+        state = env.game_state
         me = seats[step.seat]
         if state.phase == RESPOND:
             me["responses"] += 1
+            c = env.game.config
+            certain = provably_false(env.public_view(step.agent), c.num_players, 4 * c.num_decks)
+            judged(me, certain, last[1], step.action == DISBELIEVE)
         if step.action == DONE:
             building = state.building
             bluff = building.count != building.chosen[state.round_rank]
@@ -65,4 +90,5 @@ def rates(c: Counter) -> dict[str, float | None]:
         "believe_rate": ratio(c["believes"], c["responses"]),
         "believe_accuracy": ratio(c["correct_believes"], c["believes"]),
         "cards_per_play": ratio(c["cards_played"], c["plays"]),
+        **certainty_rates(c),
     }

@@ -4,16 +4,23 @@
 * **bluffs challenged**: bluffs somebody doubted; **bluffs caught**: bluffs turned up (doubted,
   or a last play checked at once) — both out of all bluffs;
 * **challenge rate**: "I doubt it" out of all doubt decisions taken;
-* **challenge accuracy**: doubts of claims that were in fact bluffs, out of all doubts.
+* **challenge accuracy**: doubts of claims that were in fact bluffs, out of all doubts;
+* **certain / uncertain windows**: a doubt decision is *certain* when the claim is provably false
+  from the decider's own observation: the cards of the claimed rank in his hand, his cards
+  still in the pile and those he knows other opponents (not the claimer) hold, plus the claimed
+  count, exceed the copies of the rank. On the uncertain ones: the base rate of bluffs, the
+  challenge rate and accuracy; on the certain ones: how often the false claim was doubted.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
+import numpy as np
+
+from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
 from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
-from bluff_envs.records import GameRecord, replay_rules
+from bluff_envs.records import GameRecord, replay_steps
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -22,7 +29,20 @@ COLUMNS = (
     ("challenge_rate", "challenge rate"),
     ("challenge_accuracy", "challenge accuracy"),
     ("cards_per_play", "cards per play"),
+    *CERTAINTY_COLUMNS,
 )
+
+
+def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -> bool:
+    """Whether the latest claim (``history[0]``) is false by a count on the decider's own view."""
+    n = num_players
+    rank = int(np.argmax(view["claim_rank"]))
+    record = view["history"][: n + 1]
+    claimer, count = int(np.argmax(record[:n])), int(record[n])
+    known = view["known_cards"].reshape(n - 1, -1)
+    others = sum(int(known[k, rank]) for k in range(n - 1) if k + 1 != claimer)
+    accounted = int(view["hand"][rank]) + int(view["my_cards_in_pile"][rank]) + others
+    return accounted + count > copies
 
 
 def count(record: GameRecord) -> list[Counter]:
@@ -35,8 +55,9 @@ def count(record: GameRecord) -> list[Counter]:
             seats[claimer]["bluffs_challenged"] += doubted
             seats[claimer]["bluffs_caught"] += doubted or checked
 
-    for step in replay_rules(record):
-        state = step.state
+    for step in replay_steps(record):
+        env = step.env.unwrapped
+        state = env.game_state
         if step.action == DONE:
             settle()
             p, building = step.seat, state.building
@@ -50,6 +71,9 @@ def count(record: GameRecord) -> list[Counter]:
         elif step.action in DOUBT_OR_PASS:
             me = seats[step.seat]
             me["windows"] += 1
+            c = env.game.config
+            certain = provably_false(env.public_view(step.agent), c.num_players, 4 * c.num_decks)
+            judged(me, certain, claim[1], step.action == DOUBT)
             if step.action == DOUBT:
                 me["challenges"] += 1
                 me["correct_challenges"] += claim[1]
@@ -62,4 +86,5 @@ def rates(c: Counter) -> dict[str, float | None]:
     return {
         **bluff_and_challenge_rates(c, claims="plays", windows="windows"),
         "cards_per_play": ratio(c["cards_played"], c["plays"]),
+        **certainty_rates(c),
     }

@@ -5,16 +5,23 @@
 * **bluffs challenged**: bluffs somebody challenged; **bluffs caught**: bluffs turned up (in
   this game every challenge turns the card up, so the two agree) — out of all bluffs;
 * **challenge rate**: challenges out of all challenge decisions taken;
-* **challenge accuracy**: challenges of claims that were in fact bluffs, out of all challenges.
+* **challenge accuracy**: challenges of claims that were in fact bluffs, out of all challenges;
+* **certain / uncertain windows**: a challenge decision is *certain* when the claim is provably
+  false from the decider's own observation: every copy of every spade is accounted for by the
+  cards seen face up, his own face-down row and the card he holds. On the uncertain ones: the
+  base rate of bluffs, the challenge rate and accuracy; on the certain ones: how often the
+  false claim was challenged.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bluff_envs.behaviour import bluff_and_challenge_rates, ratio
+import numpy as np
+
+from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
 from bluff_envs.cards import SPADES
-from bluff_envs.records import GameRecord, replay_rules
+from bluff_envs.records import GameRecord, replay_steps
 from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_OR_PASS, CLAIM, PLAY
 
 COLUMNS = (
@@ -24,7 +31,17 @@ COLUMNS = (
     ("bluffs_caught", "bluffs caught"),
     ("challenge_rate", "challenge rate"),
     ("challenge_accuracy", "challenge accuracy"),
+    *CERTAINTY_COLUMNS,
 )
+
+_SPADE_IDS = np.arange(SPADES, 52, 4)  # card id = rank * 4 + suit
+
+
+def provably_false(view: dict[str, np.ndarray], num_decks: int) -> bool:
+    """Whether the claim under challenge (a face-down spade) is false by a count on the
+    decider's own view: no copy of any spade is left unaccounted for."""
+    accounted = view["seen"] + view["my_row"] + view["drawn"]
+    return bool(np.all(accounted[_SPADE_IDS] >= num_decks))
 
 
 def count(record: GameRecord) -> list[Counter]:
@@ -36,8 +53,9 @@ def count(record: GameRecord) -> list[Counter]:
             seats[claim[0]]["bluffs_challenged"] += claim[2]
             seats[claim[0]]["bluffs_caught"] += claim[2]
 
-    for step in replay_rules(record):
-        state = step.state
+    for step in replay_steps(record):
+        env = step.env.unwrapped
+        state = env.game_state
         me = seats[step.seat]
         if state.phase == PLAY:  # discard, claim or the final spade
             me["turns"] += 1
@@ -49,6 +67,8 @@ def count(record: GameRecord) -> list[Counter]:
             me["bluffs"] += bluff
         elif step.action in CHALLENGE_OR_PASS:
             me["windows"] += 1
+            certain = provably_false(env.public_view(step.agent), env.game.config.num_decks)
+            judged(me, certain, claim[1], step.action == CHALLENGE)
             if step.action == CHALLENGE:
                 me["challenges"] += 1
                 me["correct_challenges"] += claim[1]
@@ -61,4 +81,5 @@ def rates(c: Counter) -> dict[str, float | None]:
     return {
         "claim_rate": ratio(c["claims"], c["turns"]),
         **bluff_and_challenge_rates(c, claims="claims", windows="windows"),
+        **certainty_rates(c),
     }

@@ -67,3 +67,90 @@ def test_counts_are_consistent_over_random_games(game):
         for key in ("bluffs_challenged", "bluffs_caught", "challenge_accuracy"):
             assert rates[key] is None or 0 <= rates[key] <= 1
         assert totals["bluffs"] > 0 and totals["challenges"] > 0
+
+
+# -- certain and uncertain challenge decisions ----------------------------------------------
+
+
+def aces_to_player_1(deck):
+    """The deck with every ace dealt to player 1 of three (cards go round one at a time)."""
+    deck = list(deck)
+    targets = [i for i in range(1, len(deck), 3) if deck[i][:-1] != "A"]
+    for i in [i for i, c in enumerate(deck) if c[:-1] == "A" and i % 3 != 1]:
+        j = targets.pop()
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def test_i_doubt_it_a_claim_false_by_the_deciders_own_hand_is_certain():
+    deck = aces_to_player_1(deck_for(bluff_envs.make("i_doubt_it", raw=True, num_players=3), 1))
+    rank = deck[0][:-1]  # player 0 holds no ace but must name aces
+    record = record_of("i_doubt_it", {"num_players": 3, "max_turns": 1}, deck, [f"add {rank}", "done", "pass", "doubt"])
+    module = module_for("i_doubt_it")
+    _, player1, player2 = module.count(record)
+    # player 1 holds all four aces: the claim of one more is provably false
+    assert (player1["certain_windows"], player1["certain_challenges"], player1["uncertain_windows"]) == (1, 0, 0)
+    # player 2 sees no ace: he cannot tell, though the claim was a bluff and he doubted it
+    assert (player2["certain_windows"], player2["uncertain_windows"], player2["uncertain_bluffs"],
+            player2["uncertain_challenges"], player2["uncertain_correct_challenges"]) == (0, 1, 1, 1, 1)
+    assert module.rates(player1)["certain_challenge_rate"] == 0.0
+    assert module.rates(player1)["uncertain_challenge_rate"] is None
+    r2 = module.rates(player2)
+    assert (r2["uncertain_bluff_rate"], r2["uncertain_challenge_accuracy"]) == (1.0, 1.0)
+
+
+def test_believe_it_or_not_a_play_larger_than_the_unseen_copies_is_certain():
+    options = {"num_players": 3, "max_turns": 2}
+    deck = deck_for(bluff_envs.make("believe_it_or_not", raw=True, num_players=3), 1)
+    hand0, hand1 = [c[:-1] for c in deck[0::3]], [c[:-1] for c in deck[1::3]]
+    assert hand0.count("7") == 3 and hand1.count("7") == 1 and "Q" in hand0
+    lead = hand1[0]  # what player 1 plays when he leads the next round
+    module = module_for("believe_it_or_not")
+    # three sevens and a queen as four sevens: player 1 holds the fourth seven
+    false = record_of("believe_it_or_not", options, deck,
+                      ["name 7", "add 7", "add 7", "add 7", "add Q", "done", "disbelieve", f"name {lead}", f"add {lead}", "done"])
+    player1 = module.count(false)[1]
+    assert (player1["certain_windows"], player1["certain_challenges"], player1["uncertain_windows"]) == (1, 1, 0)
+    assert module.rates(player1)["certain_challenge_rate"] == 1.0
+    # one honest seven: two more are unaccounted for
+    honest = record_of("believe_it_or_not", options, deck, ["name 7", "add 7", "done", "believe", f"name {lead}", f"add {lead}", "done"])
+    player1 = module.count(honest)[1]
+    assert (player1["certain_windows"], player1["uncertain_windows"], player1["uncertain_bluffs"],
+            player1["uncertain_challenges"]) == (0, 1, 0, 0)
+    rates = module.rates(player1)
+    assert (rates["uncertain_bluff_rate"], rates["uncertain_challenge_rate"], rates["uncertain_challenge_accuracy"]) \
+        == (0.0, 0.0, None)
+
+
+def test_seven_spades_a_claim_after_every_spade_was_seen_is_certain():
+    cards = deck_for(bluff_envs.make("seven_spades", raw=True, num_players=2), 0)
+    spades, others = [c for c in cards if c.endswith("S")], [c for c in cards if not c.endswith("S")]
+    module = module_for("seven_spades")
+    # all thirteen spades discarded face up, then a claim: it cannot be a spade
+    record = record_of("seven_spades", {"num_players": 2}, spades + others, ["discard"] * 13 + ["claim", "challenge"])
+    challenger, claimer = module.count(record)  # 13 discards: player 1 claims
+    assert claimer["claims"] == claimer["bluffs"] == 1
+    assert (challenger["certain_windows"], challenger["certain_challenges"], challenger["uncertain_windows"]) == (1, 1, 0)
+    # twelve seen: the thirteenth might be the claimed card
+    deck = spades[:12] + others[:1] + spades[12:] + others[1:]
+    record = record_of("seven_spades", {"num_players": 2}, deck, ["discard"] * 12 + ["claim", "challenge"])
+    challenger = module.count(record)[1]
+    assert (challenger["certain_windows"], challenger["uncertain_windows"], challenger["uncertain_bluffs"],
+            challenger["uncertain_correct_challenges"]) == (0, 1, 1, 1)
+    assert module.rates(challenger)["uncertain_challenge_accuracy"] == 1.0
+
+
+CERTAINTY_GAMES = {"i_doubt_it": "windows", "believe_it_or_not": "responses", "seven_spades": "windows"}
+
+
+@pytest.mark.parametrize("game", sorted(CERTAINTY_GAMES))
+def test_certain_and_uncertain_windows_split_every_window(game):
+    n = len(bluff_envs.make(game, raw=True).possible_agents)
+    records = [play_game(t) for t in schedule(game, {"max_turns": 400}, [("random",) * n], 2, seed=5)]
+    totals = agent_counts(records, module_for(game))["random"]
+    assert totals[CERTAINTY_GAMES[game]] > 0
+    assert totals["certain_windows"] + totals["uncertain_windows"] == totals[CERTAINTY_GAMES[game]]
+    assert totals["certain_bluffs"] == totals["certain_windows"]  # a provably false claim is a bluff
+    assert totals["uncertain_bluffs"] <= totals["uncertain_windows"]
+    assert totals["uncertain_correct_challenges"] <= totals["uncertain_challenges"] <= totals["uncertain_windows"]
+    assert totals["certain_challenges"] + totals["uncertain_challenges"] == totals["challenges"]
