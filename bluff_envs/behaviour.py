@@ -71,6 +71,18 @@ def judged(me: Counter, certain: bool, bluff: bool, challenged: bool) -> None:
         me["uncertain_correct_challenges"] += challenged and bluff
 
 
+def window_decision(me: Counter, certain: bool, claim: list, challenged: bool) -> None:
+    """One decision of a doubt / challenge window on ``claim`` (``[claimer, bluff, doubted, …]``,
+    whose ``doubted`` it sets): the window, the challenge and whether it caught a bluff, and the
+    certain / uncertain split (:func:`judged`)."""
+    me["windows"] += 1
+    judged(me, certain, claim[1], challenged)
+    if challenged:
+        me["challenges"] += 1
+        me["correct_challenges"] += claim[1]
+        claim[2] = True
+
+
 def certainty_rates(c: Counter) -> dict[str, float | None]:
     """The split of challenge decisions into certain (the claim provably false from what the
     decider knew) and uncertain ones: on the uncertain, how many there were, how many of the

@@ -18,7 +18,7 @@ from collections import Counter
 
 import numpy as np
 
-from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
+from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, ratio, window_decision
 from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
 from bluff_envs.records import GameRecord, replay_steps
 
@@ -69,15 +69,9 @@ def count(record: GameRecord) -> list[Counter]:
             seats[p]["cards_played"] += building.count
             seats[p]["bluffs"] += bluff
         elif step.action in DOUBT_OR_PASS:
-            me = seats[step.seat]
-            me["windows"] += 1
             c = env.game.config
             certain = provably_false(env.public_view(step.agent), c.num_players, 4 * c.num_decks)
-            judged(me, certain, claim[1], step.action == DOUBT)
-            if step.action == DOUBT:
-                me["challenges"] += 1
-                me["correct_challenges"] += claim[1]
-                claim[2] = True
+            window_decision(seats[step.seat], certain, claim, step.action == DOUBT)
     settle()
     return seats
 

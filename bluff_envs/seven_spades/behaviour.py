@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
+from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, ratio, window_decision
 from bluff_envs.cards import SPADES
 from bluff_envs.records import GameRecord, replay_steps
 from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_OR_PASS, CLAIM, PLAY
@@ -66,13 +66,8 @@ def count(record: GameRecord) -> list[Counter]:
             me["claims"] += 1
             me["bluffs"] += bluff
         elif step.action in CHALLENGE_OR_PASS:
-            me["windows"] += 1
             certain = provably_false(env.public_view(step.agent), env.game.config.num_decks)
-            judged(me, certain, claim[1], step.action == CHALLENGE)
-            if step.action == CHALLENGE:
-                me["challenges"] += 1
-                me["correct_challenges"] += claim[1]
-                claim[2] = True
+            window_decision(me, certain, claim, step.action == CHALLENGE)
     settle()
     return seats
 
