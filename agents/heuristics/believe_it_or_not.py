@@ -36,6 +36,19 @@ the cards he put into this round's pile (``my_cards_in_pile``), the cards known 
 play (``out_of_play_known``) and each opponent's ``known_cards``. A claim of ``c`` cards of
 rank ``R`` is impossible when fewer than ``c`` copies of ``R`` can be anywhere but in those
 known places.
+
+A play is decided at its first step (a leader's first "add" after naming the rank, a
+responder's "respond" decision) and nothing is kept between calls: every later step decides
+the plan again from the observation. That gives the same plan, since while a play is built the
+hand in the view is still the whole hand (the cards chosen so far are in ``building`` as well,
+and leave ``hand`` only at "done") and nothing else the plan reads has changed;
+:meth:`Table.as_decided` is the table as it was at the first step. A play consistent with no
+plan (someone else chose its cards so far) is finished as it stands.
+
+Randomness: a decision's only randomness is one uniform draw ``u`` in [0, 1): :meth:`act`
+draws it from the agent's generator (one per decision, used or not) and hands it to
+:meth:`decide`, which is deterministic. No heuristic here uses it yet; the interface is the one
+``agents.batched.believe_it_or_not`` twins, many rows at a time.
 """
 
 from __future__ import annotations
@@ -46,10 +59,11 @@ import numpy as np
 
 from agents.base import Agent, GameInfo
 from agents.registry import register
-from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, DISBELIEVE, DONE, NAME, NAME0, RESPOND
+from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, BUILD, DISBELIEVE, DONE, NAME, NAME0, RESPOND
 from bluff_envs.cards import NUM_RANKS
 
 GAME = "believe_it_or_not"
+PLAY = "play"  # what respond() returns to start a play of its own: the plan is plan(table)
 
 
 class Table:
@@ -84,6 +98,18 @@ class Table:
         calls = view["calls"].reshape(-1, 3 * n + 4)
         mine = calls[:, n + 4 + self.maker] > 0.5 if self.maker >= 0 else np.zeros(len(calls), bool)
         self.maker_record = (int(calls[mine, n + 2].sum()), int(calls[mine, n + 3].sum()))
+
+    def as_decided(self) -> Table:
+        """The table as it was when the play under way was decided: the same but with nothing
+        chosen yet, in the phase of that decision (a leader decides at his first step of
+        BUILD, the pile still empty; a responder in RESPOND). The hand is the same: the view
+        takes a play's cards out of it only at "done"."""
+        table = object.__new__(Table)
+        for name in Table.__slots__:
+            setattr(table, name, getattr(self, name))
+        table.building = np.zeros_like(self.building)
+        table.phase = RESPOND if self.pile_size > 0 else BUILD
+        return table
 
     @property
     def is_lead(self) -> bool:
@@ -168,7 +194,7 @@ class BelieveItOrNotHeuristic(Agent):
     """Shared machinery: read the view, plan a whole play, add its ranks in canonical order.
 
     Subclasses decide :meth:`plan` (cards per rank for a play), :meth:`lead_rank` and
-    :meth:`respond` (believe, disbelieve, or start a play).
+    :meth:`respond` (believe, disbelieve, or ``PLAY``: start a play of :meth:`plan`).
     """
 
     FIELDS = ("phase", "hand", "building", "round_rank", "pile_size", "last_play_size", "last_play_by",
@@ -178,44 +204,42 @@ class BelieveItOrNotHeuristic(Agent):
         super().__init__(game, seed)
         c = game.config
         self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else c.deck * c.num_decks
-        self._plan: np.ndarray | None = None
-
-    def seed(self, seed: int | None) -> None:
-        super().seed(seed)
-        self._plan = None  # nothing carries over from one game to the next
 
     def act(self, observation, view=None) -> int:
+        # one uniform draw per decision, whether or not the decision needs it, so that the
+        # batched form (agents.batched.believe_it_or_not), handed one draw per row, is its twin
+        return self.decide(observation, float(self.rng.random()), view)
+
+    def decide(self, observation, u: float, view=None) -> int:
+        """The action for ``observation`` given the uniform draw ``u`` in [0, 1) (unused by
+        every heuristic here). Nothing is kept from one call to the next."""
         table = Table(self.decode(observation) if view is None else view, self.game)
         mask = observation["action_mask"]
         if table.phase == NAME:
-            self._plan = None
-            return NAME0 + self.lead_rank(table)
-        if table.phase == RESPOND:
-            choice = self.respond(table) if table.hand.any() else self.call(table)
-            if isinstance(choice, int):  # believe or not
-                self._plan = None
-                return choice
-            self._plan = choice  # a plan: start adding
-        action = self._next_addition(table)
+            action = NAME0 + self.lead_rank(table)
+        else:
+            if table.phase == RESPOND:
+                choice = self.respond(table) if table.hand.any() else self.call(table)
+            else:
+                choice = PLAY  # a play under way: go on with it
+            action = self._next_addition(table) if choice == PLAY else choice
         if not mask[action]:  # never expected; stay legal whatever happens
             action = int(np.flatnonzero(mask)[-1 if mask[DONE] else 0])
-        return action
+        return int(action)
 
     # -- playing --------------------------------------------------------------------------
 
     def _next_addition(self, table: Table) -> int:
+        """The next step of the play decided at its first step (:meth:`Table.as_decided`):
+        its next rank in canonical order, or "done". A play that plan cannot complete any more
+        (its cards so far were chosen otherwise) is finished as it stands."""
         building = table.building
-        if not building.any() and self._plan is None:
-            self._plan = self.plan(table)
-        elif not self._continues(self._plan, table):
-            # a play not started from this plan: plan afresh, or finish the play as it stands
-            plan = self.plan(table)
-            self._plan = plan if self._continues(plan, table) else building.copy()
-        plan = self._plan
+        plan = self.plan(table.as_decided())
+        if not self._continues(plan, table):
+            plan = building
         for rank in range(NUM_RANKS):
             if building[rank] < plan[rank]:
                 return ADD0 + rank
-        self._plan = None
         return DONE
 
     def _continues(self, plan: np.ndarray | None, table: Table) -> bool:
@@ -266,11 +290,12 @@ class BelieveItOrNotHeuristic(Agent):
     # -- responding -----------------------------------------------------------------------
 
     def respond(self, table: Table):
-        """BELIEVE, DISBELIEVE, or a plan (cards per rank) to add to the pile."""
+        """BELIEVE, DISBELIEVE, or PLAY: add a play of :meth:`plan` to the pile (the hand
+        holds cards)."""
         if table.claim_impossible():
             return DISBELIEVE
         if table.hand[table.rank]:
-            return self.honest_plan(table)
+            return PLAY
         return self.call(table)
 
     def call(self, table: Table) -> int:
@@ -298,10 +323,10 @@ class Counter(BelieveItOrNotHeuristic):
         if table.claim_impossible():
             return DISBELIEVE
         if table.maker_went_out:
-            return self.honest_plan(table) if table.hand[table.rank] else BELIEVE
+            return PLAY if table.hand[table.rank] else BELIEVE
         false = table.claim_false_probability()
         if table.hand[table.rank]:
-            return DISBELIEVE if false > self.threshold_holding else self.honest_plan(table)
+            return DISBELIEVE if false > self.threshold_holding else PLAY
         return DISBELIEVE if false > self.threshold else BELIEVE
 
     def call(self, table: Table) -> int:
@@ -343,7 +368,7 @@ class Bluffer(BelieveItOrNotHeuristic):
         plan = self.plan(table)
         if plan[table.rank] == 0 and plan.sum() >= table.hand.sum():
             return BELIEVE  # a bluff with my last cards would be checked
-        return plan
+        return PLAY
 
     def call(self, table: Table) -> int:
         if table.claim_impossible() or (not table.maker_went_out and table.claim_false_probability() >= self.threshold):
@@ -370,7 +395,7 @@ class NeverChallenge(BelieveItOrNotHeuristic):
     take the pile."""
 
     def respond(self, table: Table):
-        return self.honest_plan(table) if table.hand[table.rank] else BELIEVE
+        return PLAY if table.hand[table.rank] else BELIEVE
 
     def call(self, table: Table) -> int:
         return BELIEVE

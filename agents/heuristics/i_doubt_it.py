@@ -2,9 +2,11 @@
 
 Every heuristic reads the decoded view (``view`` or ``self.decode(observation)``, fields of
 ``bluff_envs.i_doubt_it.view.build_layout``) and the action mask; none looks at the
-environment. A play is built over several steps ("add r" … "done"): at the first step the
-player decides the whole play (its *plan*, cards per rank), then adds those ranks in the
-canonical order 2 … A and says "done".
+environment. A play is built over several steps ("add r" … "done"): the player decides the
+whole play (its *plan*, cards per rank) from the table as it was at the play's first step, then
+adds those ranks in the canonical order 2 … A and says "done". Nothing is remembered from one
+step to the next: the cards chosen so far (``building``) are still in ``hand`` until "done", so
+every step sees the table of the first step again and recomputes the plan from it.
 
 =================  ===================================================================
 spec               style
@@ -29,6 +31,17 @@ Which cards a player knows (the basis of "impossible" and of the probability):
 
 A claim of ``c`` cards of rank ``R`` is impossible when fewer than ``c`` copies of ``R`` can be
 anywhere but in those known places.
+
+Randomness: a decision's only randomness is one uniform draw ``u`` in [0, 1): :meth:`act`
+draws it from the agent's generator (one per decision, used or not) and hands it to
+:meth:`decide`, which is deterministic. Only ``bluffer`` uses it: its play is one of two plans,
+honest and shed, both computed from the table at the play's first step. While they agree on
+the next action it takes that action; at the first step where they differ it sheds when ``u``
+falls below ``shed_chance``; after that the cards already chosen show which plan it follows
+(only one of them still fits), and it follows that one. So a whole play sheds with
+probability ``shed_chance``, as if decided once at its start. A play that fits no plan (cards
+added by someone else) is finished as it stands ("done"). ``agents.batched.i_doubt_it`` makes
+the same choice for the same observation and ``u``, many rows at a time.
 """
 
 from __future__ import annotations
@@ -71,6 +84,15 @@ class Table:
         self.hand_sizes = view["hand_sizes"].astype(int)
         self.known = view["known_cards"].reshape(n - 1, NUM_RANKS).astype(int)
         self.mine_in_pile = view["my_cards_in_pile"].astype(int)
+
+    def at_play_start(self) -> Table:
+        """The table as it was at the first step of the play under way: the cards chosen so far
+        are still in ``hand`` (they leave it at "done"), so only ``building`` differs."""
+        start = object.__new__(Table)
+        for name in Table.__slots__:
+            setattr(start, name, getattr(self, name))
+        start.building = np.zeros_like(self.building)
+        return start
 
     def copies_unplaced(self, rank: int) -> int:
         """Copies of ``rank`` that may be in the claimer's latest play: not in my hand, not
@@ -132,7 +154,9 @@ def hypergeometric(population: int, successes: int, draws: int) -> list[float]:
 class IDoubtItHeuristic(Agent):
     """Shared machinery: read the view, plan a whole play, add its ranks in canonical order.
 
-    Subclasses decide :meth:`plan` (cards per rank for the play) and :meth:`doubts`.
+    Subclasses decide :meth:`plans` and :meth:`plan` (cards per rank for the play) and
+    :meth:`doubts`. Nothing is kept between decisions: the plan is recomputed at every step
+    of a play, from the table at the play's first step (:meth:`Table.at_play_start`).
     """
 
     def __init__(self, game: GameInfo, seed: int | None = None):
@@ -140,49 +164,70 @@ class IDoubtItHeuristic(Agent):
         c = game.config
         self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else 52 * c.num_decks
         self.last_play_checked = c.last_play_checked
-        self._plan: np.ndarray | None = None
 
     FIELDS = ("phase", "hand", "building", "required_rank", "claim_rank", "history", "hand_sizes",
               "known_cards", "my_cards_in_pile")
 
-    def seed(self, seed: int | None) -> None:
-        super().seed(seed)
-        self._plan = None  # nothing carries over from one game to the next
-
     def act(self, observation, view=None) -> int:
+        # one uniform draw per decision, whether or not the decision needs it, so that the
+        # batched form (agents.batched.i_doubt_it), handed one draw per row, is its exact twin
+        return self.decide(observation, float(self.rng.random()), view)
+
+    def decide(self, observation, u: float, view=None) -> int:
+        """The action for ``observation`` given the uniform draw ``u`` in [0, 1): the only
+        randomness of a decision (``bluffer`` sheds when ``u`` falls below ``shed_chance`` at
+        the step where its honest and shed plans part; the others ignore it)."""
         table = Table(self.decode(observation) if view is None else view, self.game)
         if table.in_window:
-            return DOUBT if self.doubts(table) else PASS
-        return self._next_addition(table)
+            action = DOUBT if self.doubts(table) else PASS
+        else:
+            action = self._next_addition(table, u)
+        mask = observation["action_mask"]
+        if not mask[action]:  # never expected; a legal action is the contract
+            action = int(np.flatnonzero(mask)[0])
+        return int(action)
 
     # -- playing --------------------------------------------------------------------------
 
-    def _next_addition(self, table: Table) -> int:
-        building = table.building
-        if not building.any():
-            self._plan = self.plan(table)
-        elif not self._continues(self._plan, table):
-            # a play not started from this plan (another hand, or cards added for us):
-            # plan afresh, or else finish the play as it stands
-            plan = self.plan(table)
-            self._plan = plan if self._continues(plan, table) else building.copy()
-        plan = self._plan
+    def _next_addition(self, table: Table, u: float) -> int:
+        start = table.at_play_start()
+        # the plans that can still be completed from the cards chosen so far; none: a play
+        # not built from any of them (cards added for us), finished as it stands
+        live = [plan for plan in self.plans(start) if self._continues(plan, table)]
+        if not live:
+            return DONE
+        steps = {self._next_step(plan, table.building) for plan in live}
+        if len(steps) == 1:  # they agree (or only one is left): no choice to make
+            return steps.pop()
+        return self._next_step(self.plan(start, u), table.building)
+
+    @staticmethod
+    def _next_step(plan: np.ndarray, building: np.ndarray) -> int:
+        """The next rank of ``plan`` to add, in canonical order; "done" when it is complete."""
         for rank in range(NUM_RANKS):
             if building[rank] < plan[rank]:
                 return ADD0 + rank
         return DONE
 
-    def _continues(self, plan: np.ndarray | None, table: Table) -> bool:
+    def _continues(self, plan: np.ndarray, table: Table) -> bool:
         """Whether ``plan`` can still be completed from the cards chosen so far (ranks are
         added in order 2 … A, so nothing may be missing below the highest rank chosen)."""
-        if plan is None or (table.building > plan).any() or (plan > table.hand).any() or plan.sum() > self.cap:
+        if (table.building > plan).any() or (plan > table.hand).any() or plan.sum() > self.cap:
             return False
-        highest = int(np.flatnonzero(table.building)[-1])
+        chosen = np.flatnonzero(table.building)
+        if not len(chosen):
+            return True
+        highest = int(chosen[-1])
         return bool((plan[:highest] == table.building[:highest]).all())
 
-    def plan(self, table: Table) -> np.ndarray:
-        """Cards per rank to discard now: at least one, at most the cap."""
-        return self.honest_plan(table)
+    def plans(self, start: Table) -> tuple[np.ndarray, ...]:
+        """Every plan this player may follow in a play begun at ``start`` (distinct plans,
+        each at least one card, at most the cap)."""
+        return (self.honest_plan(start),)
+
+    def plan(self, start: Table, u: float) -> np.ndarray:
+        """The plan for a play begun at ``start`` that the draw ``u`` picks (one of :meth:`plans`)."""
+        return self.honest_plan(start)
 
     def honest_plan(self, table: Table) -> np.ndarray:
         """All my cards of the named rank; without any, the single card I need last."""
@@ -247,13 +292,28 @@ class Bluffer(IDoubtItHeuristic):
     threshold = 0.95
     shed_chance = 0.5
 
-    def plan(self, table: Table) -> np.ndarray:
+    def plans(self, start: Table) -> tuple[np.ndarray, ...]:
+        honest, shed = self.honest_plan(start), self.shed_plan(start)
+        return (honest,) if shed is None else (honest, shed)
+
+    def plan(self, start: Table, u: float) -> np.ndarray:
+        """The shed plan when there is one and ``u < shed_chance``; the honest one otherwise."""
+        shed = self.shed_plan(start)
+        return shed if shed is not None and u < self.shed_chance else self.honest_plan(start)
+
+    def shed_plan(self, table: Table) -> np.ndarray | None:
+        """The honest play of the named rank with one more card, the one it needs last; None
+        when it cannot shed (no card of the rank, the cap reached, nothing else to add, or a
+        play that would empty its hand and is turned up anyway)."""
         plan = self.honest_plan(table)
-        if plan[table.required] and plan.sum() < self.cap and self.rng.random() < self.shed_chance:
-            for rank in self.least_needed(table, plan, 1):
-                plan[rank] += 1
-            if self.last_play_checked and plan.sum() == table.hand.sum():
-                return self.honest_plan(table)  # going out on a bluff is turned up at once
+        if not (plan[table.required] and plan.sum() < self.cap):
+            return None
+        extra = self.least_needed(table, plan, 1)
+        if not extra:
+            return None
+        plan[extra[0]] += 1
+        if self.last_play_checked and plan.sum() == table.hand.sum():
+            return None  # going out on a bluff is turned up at once
         return plan
 
     def doubts(self, table: Table) -> bool:

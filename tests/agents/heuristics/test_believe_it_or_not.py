@@ -11,7 +11,7 @@ import pytest
 import bluff_envs
 from agents import GameInfo, agent_names, make_agent
 from agents.heuristics.believe_it_or_not import Table, hypergeometric
-from bluff_envs.believe_it_or_not.actions import BELIEVE, DISBELIEVE, RESPOND
+from bluff_envs.believe_it_or_not.actions import BELIEVE, BUILD, DISBELIEVE, RESPOND
 from bluff_envs.cards import RANKS
 from tests.helpers import act, deck_of, view
 
@@ -114,6 +114,46 @@ def test_bluffer_sheds_an_extra_card_of_the_rank_it_holds_fewest_of():
     env = table(P0, P1, P2)
     act(env, "name 8", "add 8", "done")
     assert play_out(env, bluffer) == ["add 6", "add 8", "done"]  # player_1: his eight and his six
+
+
+def test_every_step_of_a_play_is_decided_from_the_observation_alone():
+    """Nothing is kept between decisions: a fresh agent at every step plays the same play as one
+    agent throughout, and deciding twice changes nothing."""
+    for spec, opening, expected in (
+        ("honest", (), ["name 6", "add 6", "add 6", "add 6", "done"]),
+        ("bluffer", (), ["name 6", "add 6", "add 6", "add 6", "add 9", "done"]),
+        ("bluffer", ("name 8", "add 8", "done"), ["add 6", "add 8", "done"]),
+    ):
+        env = table(P0, P1, P2)
+        act(env, *opening)
+        names = []
+        while not names or names[-1] != "done":
+            observation = env.observe(env.agent_selection)
+            fresh = agent(env, spec)
+            choice = fresh.decide(observation, 0.5)
+            assert fresh.decide(observation, 0.0) == choice == agent(env, spec).act(observation)
+            names.append(env.action_name(choice))
+            act(env, names[-1])
+        assert names == expected, spec
+
+
+def test_a_play_chosen_otherwise_is_finished_as_it_stands():
+    """Mid-play the plan is the one the play was decided with (the hand still holds the cards
+    chosen so far); cards that plan cannot contain end the play as it stands."""
+    env = table(P0, P1, P2)
+    act(env, "name 6", "add 6")  # one of player_0's three sixes chosen (by someone else)
+    t = Table(view(env, "player_0"), GameInfo.of(env))
+    assert t.hand[RANKS.index("6")] == 3 and t.building[RANKS.index("6")] == 1
+    decided = t.as_decided()
+    assert not decided.building.any() and decided.phase == t.phase == BUILD  # a lead: the pile is empty
+    assert decide(env, agent(env, "honest")) == "add 6"
+    act(env, "add 7")  # not in the honest plan: finish as it stands
+    assert decide(env, agent(env, "honest")) == "done"
+    env = table(P0, P1, P2)
+    act(env, "name 7", "add 7", "done", "add 7")  # player_1 started adding (his plan: both sevens)
+    t = Table(view(env, "player_1"), GameInfo.of(env))
+    assert t.as_decided().phase == RESPOND
+    assert decide(env, agent(env, "honest")) == "add 7"
 
 
 def test_bluffer_never_bluffs_its_last_cards():

@@ -14,6 +14,7 @@ from bluff_envs.cards import RANKS, card_str
 from tests.helpers import act, deck_of
 
 HEURISTICS = ["honest", "counter", "bluffer", "always_challenge", "never_challenge"]
+BELOW_ONE = float(np.nextafter(1.0, 0.0))
 SUITS = "CDHS"
 
 
@@ -131,18 +132,64 @@ def test_bluffer_never_goes_out_on_a_bluff_that_is_turned_up_anyway():
     env = bluff_envs.make("i_doubt_it", raw=True)
     env.reset(seed=0)
     view = known_view(env, hand=rank_counts(A=1, r5=1), hand_sizes=[2, 13, 13, 13])
-    for seed in range(30):
-        bluffer = make_agent("bluffer", GameInfo.of(env), seed)
-        assert list(bluffer.plan(Table(view, bluffer.game))) == rank_counts(A=1)
+    bluffer = make_agent("bluffer", GameInfo.of(env), 0)
+    table = Table(view, bluffer.game)
+    assert [list(plan) for plan in bluffer.plans(table)] == [rank_counts(A=1)]  # no shed plan at all
+    for u in (0.0, 0.25, 0.5, BELOW_ONE):
+        assert list(bluffer.plan(table, u)) == rank_counts(A=1)
 
 
 def test_bluffer_sheds_extra_cards_some_of_the_time():
     env = bluff_envs.make("i_doubt_it", raw=True)
     env.reset(seed=0)
     view = known_view(env, hand=rank_counts(A=2, r5=1, r9=2, K=1))
-    sizes = {int(make_agent("bluffer", GameInfo.of(env), seed).plan(Table(view, GameInfo.of(env))).sum())
-             for seed in range(30)}
+    bluffer, table = make_agent("bluffer", GameInfo.of(env), 0), Table(view, GameInfo.of(env))
+    # 4 players, descending: A now, then 10, 6, 2, J, 7, 3, Q, 8, 4, K, 9, 5: the 5 is needed last
+    honest, shed = rank_counts(A=2), rank_counts(A=2, r5=1)
+    assert [list(plan) for plan in bluffer.plans(table)] == [honest, shed]
+    shed_chance = bluffer.shed_chance
+    for u, expected in ((0.0, shed), (float(np.nextafter(shed_chance, 0.0)), shed), (shed_chance, honest),
+                        (BELOW_ONE, honest)):
+        assert list(bluffer.plan(table, u)) == expected
+    # played through act(): one draw per decision, so some plays shed and some do not
+    sizes = set()
+    for seed in range(30):
+        env, bluffer = setup(deal_with(cards("A", "A", "5", "9", "9", "K", "2", "3", "4", "6", "7", "8", "10")),
+                             "bluffer", seed=seed)
+        sizes.add(len(play_out(env, bluffer)) - 1)
     assert sizes == {2, 3}
+
+
+def test_bluffer_decides_each_step_afresh_and_sheds_where_its_plans_part():
+    """No state between the steps of a play: every step recomputes both plans from the table
+    at the play's first step (the cards chosen so far are still in ``hand``). While the plans
+    agree the draw is not used; where they part it sheds iff ``u < shed_chance``; after that
+    the cards chosen show which plan is under way, whatever the later draws."""
+    # the first play names A: the shed card (a 5, needed last) comes before the aces
+    hand = cards("A", "A", "5", "9", "9", "K", "2", "3", "4", "6", "7", "8", "10")
+    for first, expected in ((0.0, ["add 5", "add A", "add A", "done"]), (BELOW_ONE, ["add A", "add A", "done"])):
+        for later in (0.0, 0.5, BELOW_ONE):
+            env, bluffer = setup(deal_with(hand), "bluffer")
+            names = []
+            while not names or names[-1] != "done":
+                obs = env.observe(env.agent_selection)
+                names.append(env.action_name(bluffer.decide(obs, first if not names else later)))
+                act(env, names[-1])
+            assert names == expected, (first, later)
+    # a play naming 5 (4 players, descending): of the spare K and 9, the 9 is needed last and
+    # comes after the fives, so both plans add the two fives, then part ("done" or "add 9")
+    env = bluff_envs.make("i_doubt_it", raw=True)
+    env.reset(seed=0)
+    bluffer = make_agent("bluffer", GameInfo.of(env), 0)
+    anything = {"action_mask": np.ones(16, np.int8)}
+    required = np.eye(13)[RANKS.index("5")]
+    steps = [({}, "add 5", "add 5"), ({"r5": 1}, "add 5", "add 5"), ({"r5": 2}, "add 9", "done"),
+             ({"r5": 2, "r9": 1}, "done", "done"), ({"r9": 1}, "done", "done")]  # the last fits no plan
+    for building, low, high in steps:
+        view = known_view(env, hand=rank_counts(r5=2, K=1, r9=1), required_rank=required,
+                          building=rank_counts(**building), hand_sizes=[4, 13, 13, 13])
+        for u, expected in ((0.0, low), (float(np.nextafter(0.5, 0.0)), low), (0.5, high), (BELOW_ONE, high)):
+            assert env.action_name(bluffer.decide(anything, u, view)) == expected, (building, u)
 
 
 def test_claim_probability_is_bayes_over_a_hypergeometric_prior():
