@@ -2,7 +2,8 @@
 
 A second engine for every game, exactly equal to the reference engine (``bluff_envs.<game>_v0``,
 the readable specification): the same options, decks, observations, masks, rewards,
-terminations and truncations, proven by the differential tests in ``tests/bluff_envs/vector/``.
+terminations and truncations, proven by the differential tests in ``tests/bluff_envs/vector/``
+(rewards are float64, the reference's values exactly; observations float32, as the reference's).
 
     venv = bluff_envs.vector.make("i_doubt_it", num_envs=1024, num_players=4)
     obs, mask, actor = venv.reset(seed=0)            # or reset(decks=...): one deck per game

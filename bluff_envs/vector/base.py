@@ -28,8 +28,30 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from bluff_envs.registry import game_module
+
+
+@njit(cache=True)
+def _illegal(actions, active, mask):
+    """The first game whose action is not legal for it (or -1), and how many such games."""
+    first, count = -1, 0
+    for i in range(actions.shape[0]):
+        if active[i]:
+            a = actions[i]
+            if a < 0 or a >= mask.shape[1] or mask[i, a] != 1:
+                count += 1
+                if first < 0:
+                    first = i
+    return first, count
+
+
+@njit(cache=True)
+def _update_ended(active, terminated, truncated, ended):
+    for i in range(active.shape[0]):
+        if active[i]:
+            ended[i] = terminated[i] or truncated[i]
 
 
 class VectorGame(ABC):
@@ -57,7 +79,7 @@ class VectorGame(ABC):
         self.obs = np.zeros((B, self.obs_dim), np.float32)
         self.mask = np.zeros((B, self.num_actions), np.int8)
         self.actor = np.full(B, -1, np.int64)
-        self.rewards = np.zeros((B, self.num_players), np.float32)
+        self.rewards = np.zeros((B, self.num_players), np.float64)  # exactly the reference's rewards
         self.terminated = np.zeros(B, bool)
         self.truncated = np.zeros(B, bool)
         self.decks = np.zeros((B, self.deck_size), np.int64)  # each game's deck, for records
@@ -89,20 +111,32 @@ class VectorGame(ABC):
         self._refresh()
         return self.obs, self.mask, self.actor
 
-    def step(self, actions: Any):
+    def step(self, actions: Any, where: Any = None):
         """One action per game; returns ``obs, mask, actor, rewards, terminated, truncated``
-        (the arrays are the engine's own and are overwritten by the next call)."""
+        (the arrays are the engine's own and are overwritten by the next call).
+
+        ``where`` (bool ``[num_envs]``, default: every game) steps only those games: the others
+        take no action, are not dealt again if they are over, and receive zero rewards (their
+        actions are not looked at). A learner environment steps the opponents' games while the
+        learner's wait; a tournament leaves its finished games alone."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"actions must be {self.num_envs} integers (one per game), got shape {actions.shape} "
-                f"of {actions.dtype}"
-            )
-        actions = actions.astype(np.int64, copy=False)
-        restart = self._ended
-        active = ~restart
+        if not (type(actions) is np.ndarray and actions.dtype == np.int64):  # the common case costs nothing
+            actions = np.asarray(actions)
+            if not np.issubdtype(actions.dtype, np.integer):
+                raise ValueError(f"actions must be {self.num_envs} integers (one per game), got {actions.dtype}")
+            actions = actions.astype(np.int64)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must be {self.num_envs} integers (one per game), got shape {actions.shape}")
+        if where is None:
+            restart = self._ended
+            active = ~restart
+        else:
+            if not (type(where) is np.ndarray and where.dtype == bool and where.shape == (self.num_envs,)):
+                where = np.asarray(where)
+                raise ValueError(f"where must be {self.num_envs} booleans (one per game), got shape {where.shape} of {where.dtype}")
+            restart = self._ended & where
+            active = where & ~self._ended
         self._check_legal(actions, active)
         self.rewards.fill(0.0)
         self.terminated.fill(False)
@@ -110,7 +144,7 @@ class VectorGame(ABC):
         if restart.any():
             self._restart(np.flatnonzero(restart))
         self._apply(actions, active, self.rewards, self.terminated, self.truncated)
-        self._ended = self.terminated | self.truncated
+        _update_ended(active, self.terminated, self.truncated, self._ended)
         self._refresh()
         return self.obs, self.mask, self.actor, self.rewards, self.terminated, self.truncated
 
@@ -123,6 +157,18 @@ class VectorGame(ABC):
         mask = np.empty((self.num_envs, self.num_actions), np.int8)
         self._observe(seats, obs, mask)
         return obs, mask
+
+    def reseed(self, indices: Any, seeds: Any) -> None:
+        """New generators for the games at ``indices`` (``default_rng(seed)`` each): their next
+        deals come from them, as ``raw_env.reset(seed=seed)`` draws (a queued deck first)."""
+        indices = np.asarray(indices, np.int64).reshape(-1)
+        seeds = [int(s) for s in np.asarray(seeds).reshape(-1)]
+        if len(seeds) != len(indices) or (seeds and min(seeds) < 0):
+            raise ValueError(f"reseed needs one seed >= 0 per game index, got {len(seeds)} for {len(indices)}")
+        rngs = list(self._rngs)  # a new list: an engine may cache what the old one held
+        for i, seed in zip(indices.tolist(), seeds):
+            rngs[i] = np.random.default_rng(seed)
+        self._rngs = rngs
 
     def queue_decks(self, indices: Any, decks: Any) -> None:
         """Decks for the next deals at ``indices``, one each, taken in the order queued (the
@@ -180,18 +226,15 @@ class VectorGame(ABC):
         self._observe(self.actor, self.obs, self.mask)
 
     def _check_legal(self, actions: np.ndarray, active: np.ndarray) -> None:
-        in_range = (actions >= 0) & (actions < self.num_actions)
-        safe = np.where(in_range, actions, 0)
-        legal = in_range & (self.mask[np.arange(self.num_envs), safe] == 1)
-        bad = np.flatnonzero(active & ~legal)
-        if len(bad):
-            i = int(bad[0])
+        first, count = _illegal(actions, active, self.mask)
+        if count:
+            i = first
             a = int(actions[i])
             shown = f"{a} ({self.action_names[a]})" if 0 <= a < self.num_actions else str(a)
             allowed = ", ".join(f"{k} ({self.action_names[k]})" for k in np.flatnonzero(self.mask[i]))
             raise ValueError(
                 f"illegal action {shown} in game {i} for player_{int(self.actor[i])}; "
-                f"legal actions now: {allowed}" + (f" ({len(bad)} games had illegal actions)" if len(bad) > 1 else "")
+                f"legal actions now: {allowed}" + (f" ({count} games had illegal actions)" if count > 1 else "")
             )
 
     # -- what a game implements -----------------------------------------------------------

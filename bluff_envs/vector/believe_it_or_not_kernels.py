@@ -301,7 +301,7 @@ def apply_actions(actions, active, rewards, terminated, truncated, max_turns, di
                   game, head, tail, hand_size, in_game, pile_by, maker_known, pile, last_play, actor):  # fmt: skip
     """Play ``actions[i]`` (legal, checked by the caller) in every game with ``active[i]``."""
     n = head.shape[1]
-    win = np.float32(1.0 / (n - 1))
+    win = 1.0 / (n - 1)
     for i in range(actions.shape[0]):
         if not active[i]:
             continue
@@ -328,7 +328,7 @@ def apply_actions(actions, active, rewards, terminated, truncated, max_turns, di
                 loser = game[i, LOSER]
                 if loser >= 0:  # a draw leaves every reward 0
                     for p in range(n):
-                        rewards[i, p] = np.float32(-1.0) if p == loser else win
+                        rewards[i, p] = -1.0 if p == loser else win
         actor[i] = -1 if game[i, OVER] else game[i, CURRENT]
 
 

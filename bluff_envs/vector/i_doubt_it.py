@@ -218,7 +218,7 @@ def _apply_kernel(actions, active, n, step_rank, last_play_checked, max_turns, i
                   inv_turns, table, hands, hand_sizes, pile, chosen, claim, doubted, known_of, private,
                   public, claimer_known, rewards, terminated, truncated):
     f_inv = np.float32(inv_copies)
-    loser = np.float32(-1.0 / (n - 1))
+    loser = -1.0 / (n - 1)
     for b in range(actions.shape[0]):
         if not active[b]:
             continue

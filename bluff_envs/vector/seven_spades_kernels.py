@@ -327,7 +327,7 @@ def apply(actions, active, rewards, terminated, truncated, games, seats, stock, 
                 terminated[i] = True
                 winner = g[WINNER]
                 if winner >= 0:  # else the stock ran out: a draw, 0 for all
-                    loss = np.float32(scale64[LOSS])
+                    loss = scale64[LOSS]
                     for seat in range(n):
                         rewards[i, seat] = 1.0 if seat == winner else loss
 

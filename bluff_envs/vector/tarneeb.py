@@ -126,6 +126,12 @@ class VectorTarneeb(VectorGame):
         self._stock_left[i] = left - 1
         return self._cards[self._stock[i, STOCK - left]]
 
+    def reseed(self, indices, seeds) -> None:
+        self._check_stock()  # a reset's stale stock goes first
+        super().reseed(indices, seeds)
+        self._stock_rngs = self._rngs  # the other games keep the decks drawn ahead for them
+        self._stock_left[np.asarray(indices, np.int64).reshape(-1)] = 0
+
     def _check_stock(self) -> None:
         """Decks drawn from generators the base class has since replaced (reset with a seed)
         are dropped."""

@@ -424,9 +424,9 @@ def apply_actions(actions, active, rewards, terminated, truncated, st, cards, sq
                 terminated[i] = True
                 if cfg[C_DEAL_EPISODE]:
                     a, b = row[LAST0], row[LAST0 + 1]
-                    mine, theirs = np.float32((a - b) / 26.0), np.float32((b - a) / 26.0)
+                    mine, theirs = (a - b) / 26.0, (b - a) / 26.0
                 else:
-                    mine = np.float32(1.0 if row[WINNER] == 0 else -1.0)
+                    mine = 1.0 if row[WINNER] == 0 else -1.0
                     theirs = -mine
                 rewards[i, 0] = mine
                 rewards[i, 1] = theirs

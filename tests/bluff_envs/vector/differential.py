@@ -77,12 +77,12 @@ def play_both(game: str, options: dict, num_envs: int = 32, steps: int = 500, se
             r_trunc = over and any(env.truncations.values())
             r_term = over and not r_trunc
             if over and not ended[i]:
-                r_rewards = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
+                r_rewards = np.array([env.rewards[a] for a in env.possible_agents], np.float64)
                 finished += 1
             else:
-                r_rewards = np.zeros(n, np.float32)
+                r_rewards = np.zeros(n, np.float64)
             assert terminated[i] == r_term, f"{where}: terminated {terminated[i]} != reference {r_term}"
             assert truncated[i] == r_trunc, f"{where}: truncated {truncated[i]} != reference {r_trunc}"
-            np.testing.assert_allclose(rewards[i], r_rewards, rtol=0, atol=1e-6, err_msg=f"{where}: rewards")
+            np.testing.assert_array_equal(rewards[i], r_rewards, err_msg=f"{where}: rewards")  # exact, float64
         ended = terminated | truncated
     return finished

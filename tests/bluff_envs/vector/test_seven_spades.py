@@ -77,7 +77,7 @@ def play_weighted(options: dict, weights, num_envs: int = 16, steps: int = 400, 
             r_trunc = over and any(env.truncations.values())
             assert terminated[i] == (over and not r_trunc) and truncated[i] == r_trunc, f"game {i} step {t}"
             if over and not ended[i]:
-                r_rewards = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
+                r_rewards = np.array([env.rewards[a] for a in env.possible_agents], np.float64)
                 np.testing.assert_array_equal(rewards[i], r_rewards, err_msg=f"game {i} step {t}: rewards")
                 kind = "truncation" if r_trunc else ("win" if r_rewards.any() else "draw")
                 endings[kind] += 1
@@ -183,7 +183,7 @@ def test_final_spade_and_last_player_in():
     assert venv.mask[0].tolist() == [1, 0, 1, 0, 0]
     venv.step(np.array([CLAIM_FACE_UP]))
     env.step(CLAIM_FACE_UP)
-    assert venv.terminated[0] and venv.rewards[0].tolist() == [1.0] + [np.float32(-1 / 3)] * 3
+    assert venv.terminated[0] and venv.rewards[0].tolist() == [1.0] + [-1 / 3] * 3
     assert env.game_state.winner == 0
     # two players: a bluff challenged puts the claimer out, the other wins
     venv, env = play_script({"num_players": 2}, stock("2H", "3H"), [CLAIM])

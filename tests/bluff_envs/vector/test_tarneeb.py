@@ -120,7 +120,7 @@ def _lockstep(venv, refs, first, steps, rng, pass_rate=0.0, watch=None):
             r_trunc = over and any(env.truncations.values())
             assert terminated[i] == (over and not r_trunc) and truncated[i] == r_trunc, f"step {t} game {i}: ending"
             expected = [env.rewards[a] for a in env.possible_agents] if over and not ended[i] else [0.0] * 4
-            np.testing.assert_allclose(rewards[i], expected, rtol=0, atol=1e-6, err_msg=f"step {t} game {i}")
+            np.testing.assert_array_equal(rewards[i], expected, err_msg=f"step {t} game {i}")
         seen["terminated"] += int(terminated.sum())
         seen["truncated"] += int(truncated.sum())
         seen["thrown_in"] += int(thrown.sum())
