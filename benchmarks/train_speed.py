@@ -14,8 +14,18 @@ Both sides are timed in the same run, one after the other, as environment steps 
 * **ours**: ``agents.ppo.train`` with ``experiments/train/i_doubt_it.yaml`` (vectorised
   learner environments against the heuristic pool), evaluation and checkpoints switched off.
 
-Run: ``python benchmarks/train_speed.py [--steps N] [--tutorial-steps N]``. The target is
-ours >= 4x the tutorial.
+And the engines side by side, the same config in the same run (issue 15):
+
+* **reference**: ``engine: reference``: one ``LearnerEnv`` per game on the AEC environments,
+  the opponents' decisions by the reference heuristics one at a time;
+* **vector**: ``engine: vector`` (the default): the games on ``bluff_envs.vector``, the
+  opponents batched (``agents.training.vector_learner``);
+* **ceiling**: MaskablePPO itself with the same config (network, PPO settings, ``num_envs``,
+  one torch thread) on a ``VecEnv`` whose step costs nothing: it replays observations and
+  masks recorded from the game. No environment can make training faster than this.
+
+Run: ``python benchmarks/train_speed.py [--steps N] [--tutorial-steps N] [--engines-only]``.
+The targets: ours >= 4x the tutorial; vector >= 2.5x reference and >= 75 % of the ceiling.
 """
 
 from __future__ import annotations
@@ -82,22 +92,106 @@ def tutorial_steps_per_second(steps: int, seed: int, threads: int | None) -> flo
         torch.set_num_threads(default_threads)
 
 
-def ours_steps_per_second(steps: int, config_path: Path) -> tuple[float, dict]:
+def loop_only(config_path: Path, steps: int, engine: str | None = None):
+    """The config with the training loop only: no evaluations, snapshots, checkpoints or warm start."""
     from agents.training.config import load_config
-    from agents.ppo.train import train
 
     config = load_config(config_path)
-    config = config.replace(  # the training loop only: no evaluations, snapshots, checkpoints or warm start
+    return config.replace(
         total_steps=steps,
+        engine=engine or config.engine,
         eval=replace(config.eval, every=0, deals=1, final_deals=0),
-        checkpoint=replace(config.checkpoint, every=10**12),
+        checkpoint=replace(config.checkpoint, every=10**10),
         opponents=replace(config.opponents, snapshot_every=0),
         warm_start=replace(config.warm_start, teacher=None),
     )
+
+
+def ours_steps_per_second(steps: int, config_path: Path, engine: str | None = None) -> tuple[float, dict]:
+    from agents.ppo.train import train
+
+    config = loop_only(config_path, steps, engine)
     with tempfile.TemporaryDirectory() as run_dir:
         train(config, run_dir, echo=lambda line: None)
         result = json.loads((Path(run_dir) / "result.json").read_text())
     return result["steps_per_second_this_session"], config.to_dict()
+
+
+def ceiling_steps_per_second(steps: int, config_path: Path) -> float:
+    """MaskablePPO with the config's settings on a VecEnv that costs nothing to step."""
+    import numpy as np
+    import torch
+    from stable_baselines3.common.vec_env import VecEnv
+
+    import bluff_envs.vector
+    from agents.ppo.train import Trainer
+
+    config = loop_only(config_path, steps)
+    B = config.num_envs
+    venv = bluff_envs.vector.make(config.game.name, 256, **config.game.options)
+    obs, mask, actor = venv.reset(seed=1)
+    rng = np.random.default_rng(1)
+    bank_obs, bank_mask = [], []
+    while sum(len(o) for o in bank_obs) < 4096:  # real observations and masks to replay
+        live = actor >= 0
+        bank_obs.append(obs[live].copy())
+        bank_mask.append(mask[live].copy())
+        obs, mask, actor, *_ = venv.step(np.where(mask > 0, rng.random(mask.shape), -1).argmax(1))
+    bank_obs, bank_mask = np.concatenate(bank_obs)[:4096], np.concatenate(bank_mask)[:4096]
+    raw = bluff_envs.make(config.game.name, raw=True, **config.game.options)
+    name = raw.possible_agents[0]
+
+    class Free(VecEnv):
+        """Replays the bank: a step is an index increment; every 50th step ends an episode."""
+
+        def __init__(self):
+            self.render_mode = None
+            super().__init__(B, raw.observation_space(name)["observation"], raw.action_space(name))
+            self.t = 0
+            self.rewards = np.zeros(B, np.float32)
+            self.infos = [{} for _ in range(B)]
+
+        def _rows(self):
+            return (self.t * B + np.arange(B)) % len(bank_obs)
+
+        def reset(self):
+            return bank_obs[self._rows()]
+
+        def step_async(self, actions):
+            pass
+
+        def step_wait(self):
+            self.t += 1
+            dones = np.full(B, self.t % 50 == 0)
+            return bank_obs[self._rows()], self.rewards, dones, self.infos
+
+        def env_method(self, method_name, *args, indices=None, **kwargs):
+            return list(bank_mask[self._rows()])
+
+        def has_attr(self, attr_name):
+            return attr_name == "action_masks"
+
+        def close(self):
+            pass
+
+        def get_attr(self, attr_name, indices=None):
+            return [None] * B
+
+        def set_attr(self, attr_name, value, indices=None):
+            pass
+
+        def env_is_wrapped(self, wrapper_class, indices=None):
+            return [False] * B
+
+    with tempfile.TemporaryDirectory() as run_dir:
+        trainer = Trainer(config, Path(run_dir), resume=False, echo=lambda line: None)
+        torch.set_num_threads(config.torch_threads)
+        model = trainer._new_model(Free())
+        model.learn(min(2 * B * config.ppo.n_steps, steps))  # warm up
+        started, before = time.perf_counter(), model.num_timesteps
+        model.learn(steps, reset_num_timesteps=False)
+        trainer._lock.close()
+        return (model.num_timesteps - before) / (time.perf_counter() - started)
 
 
 def main() -> None:
@@ -106,17 +200,25 @@ def main() -> None:
     parser.add_argument("--tutorial-steps", type=int, default=6144, help="steps of the tutorial pattern (3 rollouts and updates)")
     parser.add_argument("--config", type=Path, default=ROOT / "experiments" / "train" / "i_doubt_it.yaml")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engines-only", action="store_true", help="only reference, vector and the ceiling")
     args = parser.parse_args()
 
+    reference, config = ours_steps_per_second(args.steps, args.config, "reference")
+    vector, _ = ours_steps_per_second(args.steps, args.config, "vector")
+    ceiling = ceiling_steps_per_second(args.steps, args.config)
+    what = f"{config['game']['name']}, {config['num_envs']} games vs {', '.join(config['opponents']['fixed'])}"
+    print(f"bluff train, {what}, engine reference ({config['vec_env']}): {reference:8,.0f} steps/s")
+    print(f"bluff train, {what}, engine vector:               {vector:8,.0f} steps/s")
+    print(f"MaskablePPO ceiling (same config, a VecEnv that costs nothing): {ceiling:8,.0f} steps/s")
+    print(f"vector: {vector / reference:.2f}x the reference engine (target >= 2.5x), "
+          f"{vector / ceiling:.0%} of the ceiling (target >= 75%)")
+    if args.engines_only:
+        return
     tutorial = tutorial_steps_per_second(args.tutorial_steps, args.seed, threads=None)
     print(f"tutorial pattern, texas_holdem_v4, 1 env, default torch threads: {tutorial:8,.0f} steps/s")
     tutorial_one = tutorial_steps_per_second(args.tutorial_steps, args.seed, threads=1)
     print(f"tutorial pattern, texas_holdem_v4, 1 env, 1 torch thread:        {tutorial_one:8,.0f} steps/s")
-    ours, config = ours_steps_per_second(args.steps, args.config)
-    print(
-        f"bluff train, i_doubt_it, {config['num_envs']} {config['vec_env']} envs vs {', '.join(config['opponents']['fixed'])}: "
-        f"{ours:8,.0f} steps/s"
-    )
+    ours = vector
     print(f"speed-up: {ours / tutorial:.1f}x the tutorial as written, {ours / tutorial_one:.1f}x with one thread (target >= 4x)")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,7 +43,13 @@ class GameRecord:
     agent_seeds: list[int] | None = None  # the seed each seat's agent was given
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain data (the lists and the options copied), as ``dataclasses.asdict`` gives it,
+        without its deep copy of every action: a record is lists of numbers and strings."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
@@ -112,8 +118,13 @@ class GameRecord:
 
 def deck_for(env, seed: int | None) -> list[str]:
     """The deck ``env.reset(seed=seed)`` would deal, as card strings (any of our envs)."""
+    return [card_str(c) for c in deck_ids_for(env, seed)]
+
+
+def deck_ids_for(env, seed: int | None) -> list[int]:
+    """:func:`deck_for` as card ids."""
     rng, _ = seeding.np_random(seed)
-    return [card_str(c) for c in env.unwrapped.game.deck.shuffled(rng)]
+    return list(env.unwrapped.game.deck.shuffled(rng))
 
 
 def reset_to(env, record: GameRecord) -> None:

@@ -19,9 +19,11 @@ from bluff_envs.records import GameRecord
 
 
 def play_games(game: str, options: dict[str, Any], lineups: Sequence[Sequence[str]], deals: int, seed: int,
-               seating: str = "rotations", workers: int | None = 1, executor: Executor | None = None) -> list[GameResult]:
-    """Every game of ``lineups`` on ``deals`` duplicate deals, each in every ``seating``."""
-    tasks = schedule(game, dict(options), [tuple(x) for x in lineups], deals, seed, seating)
+               seating: str = "rotations", workers: int | None = 1, executor: Executor | None = None,
+               engine: str = "auto") -> list[GameResult]:
+    """Every game of ``lineups`` on ``deals`` duplicate deals, each in every ``seating``, on
+    ``engine`` (see :mod:`agents.arena.schedule`: the same results either way)."""
+    tasks = schedule(game, dict(options), [tuple(x) for x in lineups], deals, seed, seating, engine)
     own = executor is None
     executor = executor or make_executor("local", workers)
     try:
@@ -33,12 +35,13 @@ def play_games(game: str, options: dict[str, Any], lineups: Sequence[Sequence[st
 
 
 def evaluate(game: str, lineup: list[str], *, options: dict[str, Any] | None = None, deals: int = 50,
-             seed: int = 0, seating: str = "rotations", workers: int | None = 1, executor=None) -> dict[str, Any]:
+             seed: int = 0, seating: str = "rotations", workers: int | None = 1, executor=None,
+             engine: str = "auto") -> dict[str, Any]:
     """Play ``deals`` duplicate deals of one line-up (an agent spec per seat), each deal in every
     seating, and return ``{"games": n, "agents": {spec: standings}, "head_to_head": ...}``;
     standings as in :func:`agents.arena.stats.standings` (``win_rate``, ``win_rate_ci``,
     ``parity``, ``mean_reward``, ``mean_reward_ci``, …)."""
-    results = play_games(game, options or {}, [lineup], deals, seed, seating, workers, executor)
+    results = play_games(game, options or {}, [lineup], deals, seed, seating, workers, executor, engine)
     agents = stats.agent_order(results, lineup)
     return {
         "games": len(results),

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from agents.arena.match import play_batch
+from agents.arena.match import on_vector_engine, play_batch
 from agents.arena.schedule import GameTask
 
 Batch = list[GameTask]
@@ -197,7 +197,11 @@ def make_executor(kind: str = "local", workers: int | None = None, address: str 
 
 def batches_of(tasks: list[GameTask], workers: int, batch_size: int | None = None) -> list[Batch]:
     """Consecutive tasks in batches: big enough to make the hand-over cheap, small enough that
-    every worker gets many (for balance, and to lose little when a run is killed)."""
+    every worker gets many (for balance, and to lose little when a run is killed). Games for the
+    vector engine come in batches of hundreds: it plays a batch's games side by side."""
     if batch_size is None:
-        batch_size = max(1, min(16, len(tasks) // (8 * workers)))
+        if on_vector_engine(tasks):
+            batch_size = max(64, min(1024, len(tasks) // (2 * workers)))
+        else:
+            batch_size = max(1, min(16, len(tasks) // (8 * workers)))
     return [tasks[i : i + batch_size] for i in range(0, len(tasks), batch_size)]

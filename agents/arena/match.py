@@ -80,15 +80,38 @@ def play_game(task: GameTask, table: Table | None = None) -> GameRecord:
 
 
 _WORKER_TABLE: Table | None = None
+_VECTOR_TABLE = None
 
 
 def play_batch(tasks: list[GameTask]) -> list[dict[str, Any]]:
     """Play a batch of games in this process: the unit of work every executor sends out.
-    Returns one results line (a dict) per game, in the batch's order."""
-    global _WORKER_TABLE
+    Returns one results line (a dict) per game, in the batch's order. The tasks' ``engine``
+    says where: the vector engine (:mod:`agents.arena.vector_match`) or the reference one."""
+    global _WORKER_TABLE, _VECTOR_TABLE
+    if on_vector_engine(tasks):
+        from agents.arena import vector_match
+
+        if _VECTOR_TABLE is None:
+            _VECTOR_TABLE = vector_match.VectorTable()
+        return [result_line(t, r) for t, r in zip(tasks, vector_match.play_tasks(tasks, _VECTOR_TABLE))]
     if _WORKER_TABLE is None:
         _WORKER_TABLE = Table()
     return [result_line(task, play_game(task, _WORKER_TABLE)) for task in tasks]
+
+
+def on_vector_engine(tasks: list[GameTask]) -> bool:
+    """Whether ``tasks`` play on the vector engine: ``auto`` when they can, ``vector`` always
+    (``ValueError`` naming what cannot), ``reference`` never."""
+    engines = {t.engine for t in tasks}
+    if not tasks or engines == {"reference"}:
+        return False
+    from agents.arena.vector_match import can_play, why_not
+
+    if can_play(tasks):
+        return True
+    if "vector" in engines:
+        raise ValueError(f"engine 'vector': {why_not(tasks)}")
+    return False
 
 
 def result_line(task: GameTask, record: GameRecord) -> dict[str, Any]:

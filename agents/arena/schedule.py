@@ -15,7 +15,10 @@ A **deal** is one seeded deck. Each deal is played by every line-up in every **s
 agent gets each seat with the same cards, and the luck of the deal cancels.
 
 Every game has an id and seeds that depend only on the tournament seed and the game's place
-in the schedule (line-up, deal, seating), never on the order or the worker it runs in.
+in the schedule (line-up, deal, seating), never on the order or the worker it runs in, nor on
+the **engine** that plays it: ``auto`` (the vector engine when the game has one and every agent
+a batched form, else the reference environment), ``vector`` (that, or an error) or
+``reference``. Both engines give the same records.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 import numpy as np
 
 SEATINGS = ("rotations", "permutations", "fixed")
+ENGINES = ("auto", "vector", "reference")
 # partnerships by game: the seats that share a result (all other games: every seat alone)
 
 
@@ -43,6 +47,7 @@ class GameTask:
     lineup: int
     deal: int
     seating: int
+    engine: str = "auto"  # how it is played (see the module docstring); never what it gives
 
 
 def derive_seed(*keys: int) -> int:
@@ -104,8 +109,10 @@ def seatings(lineup: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
 
 
 def schedule(game: str, options: dict[str, Any], all_lineups: list[tuple[str, ...]], deals: int, seed: int,
-             seating: str = "rotations") -> list[GameTask]:
+             seating: str = "rotations", engine: str = "auto") -> list[GameTask]:
     """Every game of the tournament, deal by deal (so a partial run is balanced)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine={engine!r} is not known; allowed: {', '.join(ENGINES)}")
     tasks = []
     arranged = [seatings(lineup, seating) for lineup in all_lineups]
     for deal in range(deals):
@@ -114,6 +121,7 @@ def schedule(game: str, options: dict[str, Any], all_lineups: list[tuple[str, ..
             for s, seats in enumerate(arrangements):
                 agent_seeds = tuple(derive_seed(seed, 1, l, deal, s, seat) for seat in range(len(seats)))
                 tasks.append(
-                    GameTask(f"L{l:03d}-D{deal:06d}-S{s:02d}", game, options, seats, deal_seed, agent_seeds, l, deal, s)
+                    GameTask(f"L{l:03d}-D{deal:06d}-S{s:02d}", game, options, seats, deal_seed, agent_seeds, l, deal, s,
+                             engine)
                 )
     return tasks

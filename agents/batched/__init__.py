@@ -5,13 +5,15 @@ rows ``obs`` (float32 ``[B, obs_dim]``), their legal-action masks ``mask`` (``[B
 and one uniform draw per row ``u`` (float64 in ``[0, 1)``) to actions (int64 ``[B]``). Its
 reference twin, the per-decision agent of the same spec, makes the same choice for the same
 observation and the same draw (``decide(observation, u)``), which the tests check; playing, the
-draws come from the batch's seeded generator. :func:`batched_agent` builds one by spec, and
-:func:`has_batched_form` says whether a spec has one (``random`` and the heuristics of the games
-that have kernels).
+draws come from each seat's seeded generator, one per decision, as the reference agent draws
+them. :func:`batched_agent` builds one by spec, and :func:`has_batched_form` says whether a spec
+has one: ``random``, every heuristic of the games that have kernels, and ``ppo:<checkpoint>``
+(:mod:`agents.batched.policy`).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 
@@ -20,7 +22,10 @@ from agents.batched.random import BatchedRandom
 from agents.registry import unlabelled
 from bluff_envs.registry import GAMES
 
+PPO = "ppo:"  # a checkpoint's policy: batched by agents.batched.policy
 
+
+@functools.lru_cache(maxsize=None)
 def _table(game: str) -> dict[str, type]:
     if game not in GAMES:
         return {}
@@ -32,7 +37,7 @@ def _table(game: str) -> dict[str, type]:
 
 def has_batched_form(spec: str, game: str) -> bool:
     spec = unlabelled(spec)
-    return spec == "random" or spec in _table(game)
+    return spec == "random" or spec.startswith(PPO) or spec in _table(game)
 
 
 def batched_agent(spec: str, game: GameInfo):
@@ -40,6 +45,12 @@ def batched_agent(spec: str, game: GameInfo):
     base = unlabelled(spec)
     if base == "random":
         return BatchedRandom(game)
+    if base.startswith(PPO):
+        from agents.batched.policy import BatchedPolicy
+        from agents.ppo.agent import load
+
+        agent = load(base[len(PPO):], game)
+        return BatchedPolicy(game, agent.policy, sample=agent.sample, name=agent.name)
     table = _table(game.name)
     if base not in table:
         offered = ", ".join(["random", *table]) or "random"
@@ -47,4 +58,9 @@ def batched_agent(spec: str, game: GameInfo):
     return table[base](game)
 
 
-__all__ = ["BatchedRandom", "batched_agent", "has_batched_form"]
+def batched_specs(game: str) -> list[str]:
+    """The agent names of ``game`` with a batched form (``ppo:`` checkpoints have one too)."""
+    return ["random", *_table(game)]
+
+
+__all__ = ["BatchedRandom", "batched_agent", "batched_specs", "has_batched_form"]

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from agents.base import GREEDY, Agent, GameInfo, check_policy_fits, play_mode, require_legal
 from agents.ppo import checkpoint
 from agents.ppo.frozen_policy import FrozenPolicy
@@ -33,13 +31,13 @@ class PPOAgent(Agent):
         self.name = name
 
     def act(self, observation, view=None) -> int:
-        mask = require_legal(observation, self.name)
-        return self.policy.act(observation["observation"], mask, self.rng if self.sample else None)
+        # one uniform draw per decision when sampling, as the batched form takes them
+        return self.decide(observation, float(self.rng.random()) if self.sample else None)
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Deterministic actions for many observations at once (rows)."""
-        logits = np.where(masks.astype(bool), self.policy.logits(observations), np.float32(-1e8))
-        return logits.argmax(axis=1)
+    def decide(self, observation, u: float | None) -> int:
+        """The action for ``observation`` given the draw ``u`` (unused when greedy)."""
+        mask = require_legal(observation, self.name)
+        return self.policy.decide(observation["observation"], mask, u if self.sample else None)
 
 
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:

@@ -4,6 +4,11 @@ Opponent snapshots in the self-play pool and ``ppo:<checkpoint>`` agents both pl
 :class:`FrozenPolicy`. For one observation at a time a small numpy MLP is several times faster
 than a torch forward pass, and its weights are a few hundred kilobytes of plain arrays, so
 snapshots travel to subprocess environments cheaply and checkpoints play without PyTorch.
+
+Its decisions (:meth:`FrozenPolicy.act` for one observation, :meth:`FrozenPolicy.act_rows` for
+a batch) run through the kernels of :mod:`agents.ppo.policy_kernels`, row by row in a fixed
+order of float32 operations, so that a batch on the vector engine chooses exactly what the
+same rows would choose one at a time, given the same draws.
 """
 
 from __future__ import annotations
@@ -13,11 +18,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from agents.ppo import policy_kernels as kernels
 from agents.training.features import Features
 from agents.training.focus import apply_focus
 
 ACTIVATIONS = ("tanh", "relu")
-_MASKED = np.float32(-1e8)  # what MaskableCategorical puts on illegal logits
 
 
 class FrozenPolicy:
@@ -46,33 +51,53 @@ class FrozenPolicy:
         added = (0 if self.focus is None else len(self.focus[0])) + (0 if features is None else features.size)
         self.observation_size = self.weights[0].shape[0] - added
         self.num_actions = self.weights[-1].shape[1]
+        self._packed = kernels.pack(self.weights, self.biases)
 
     # -- running --------------------------------------------------------------------------
 
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        """Unmasked action logits for one observation (or a batch, rows = observations)."""
+    def inputs(self, observation: np.ndarray) -> np.ndarray:
+        """What the MLP reads: the observation(s), then the focus and derived features."""
         x = raw = np.asarray(observation, np.float32)
         if self.focus is not None:
             x = apply_focus(x, *self.focus)
         if self.features is not None:
             x = np.concatenate([x, self.features(raw)], axis=-1)
-        last = len(self.weights) - 1
-        squash = np.tanh if self.activation == "tanh" else _relu
-        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            x = x @ w + b
-            if i < last:
-                x = squash(x)
-        return x
+        return np.ascontiguousarray(x, np.float32)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked action logits for one observation (or a batch, rows = observations)."""
+        x = self.inputs(observation)
+        rows = x.reshape(-1, x.shape[-1])
+        out = np.empty((len(rows), self.num_actions), np.float32)
+        kernels.logits(rows, *self._packed, self.activation == "relu", out)
+        return out.reshape(*x.shape[:-1], self.num_actions)
+
+    def act_rows(self, observations: np.ndarray, masks: np.ndarray, u: np.ndarray | None = None) -> np.ndarray:
+        """Actions (int64 ``[B]``) for the rows ``observations`` ``[B, obs]`` and ``masks``
+        ``[B, actions]``: the most likely legal action, or with the draws ``u`` (``[B]`` in
+        [0, 1)) the one the masked softmax gives each draw; ``-1`` for a row with no legal action."""
+        x = self.inputs(observations)
+        masks = np.ascontiguousarray(masks)
+        if x.ndim != 2 or masks.shape != (len(x), self.num_actions):
+            raise ValueError(f"act_rows needs observations [B, {self.observation_size}] and masks [B, {self.num_actions}], "
+                             f"got {np.shape(observations)} and {masks.shape}")
+        sample = u is not None
+        draws = np.ascontiguousarray(u, np.float64) if sample else np.zeros(len(x))
+        if draws.shape != (len(x),):
+            raise ValueError(f"act_rows needs one draw per row ({len(x)}), got {draws.shape}")
+        out = np.empty(len(x), np.int64)
+        kernels.choose(x, masks, draws, sample, *self._packed, self.activation == "relu", out)
+        return out
 
     def act(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None) -> int:
-        """The legal action with the highest logit, or (given ``rng``) one sampled from the
-        masked softmax, as the policy does while it trains."""
-        logits = np.where(mask.astype(bool), self.logits(observation), _MASKED)
-        if rng is None:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        cumulative = np.cumsum(p)
-        return int(min(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"), len(p) - 1))
+        """The legal action with the highest logit, or (given ``rng``: one draw) one sampled
+        from the masked softmax, as the policy does while it trains."""
+        return self.decide(observation, mask, None if rng is None else float(rng.random()))
+
+    def decide(self, observation: np.ndarray, mask: np.ndarray, u: float | None) -> int:
+        """:meth:`act` with its draw given: ``u`` in [0, 1) samples, ``None`` is greedy."""
+        rows = np.asarray(observation, np.float32)[None]
+        return int(self.act_rows(rows, np.asarray(mask)[None], None if u is None else np.array([u]))[0])
 
     # -- conversions ----------------------------------------------------------------------
 
@@ -140,10 +165,6 @@ def _check_layers(weights: list[np.ndarray], biases: list[np.ndarray]) -> None:
         if not (np.isfinite(w).all() and np.isfinite(b).all()):
             raise ValueError(f"layer {i} of the policy holds NaN or infinite weights")
         width = w.shape[1]
-
-
-def _relu(x: np.ndarray) -> np.ndarray:
-    return np.maximum(x, 0.0, out=x)
 
 
 def _split(arrays):

@@ -10,7 +10,9 @@ A run directory holds everything a run wrote::
     checkpoints/       step_<steps>.zip: resumable models with metadata (see checkpoint.py)
     result.json        written at the end: final checkpoint, steps, last evaluation
 
-The loop: ``num_envs`` learner environments play against opponents drawn from the pool; every
+The loop: ``num_envs`` learner games (on the vector engine by default, ``engine: reference``
+for one :class:`~agents.training.learner_env.LearnerEnv` each) play against opponents drawn
+from the pool; every
 ``opponents.snapshot_every`` steps the current policy joins the pool as a frozen snapshot;
 every ``eval.every`` steps the learner (deterministic) plays the evaluation field on duplicate
 deals; every ``checkpoint.every`` steps a checkpoint is written. All of that happens between
@@ -195,13 +197,17 @@ class Trainer:
             signal.signal(signal.SIGINT, previous)
 
     def _warm_start(self, model) -> None:
-        from agents.training.learner_env import LearnerEnv
         from agents.ppo.warm_start import warm_start
+        from agents.training.learner_env import LearnerEnv
+        from agents.training.vector_learner import VectorLearnerEnv
 
         c, w = self.config, self.config.warm_start
         settings = self._env_settings()
 
-        def make_env() -> LearnerEnv:
+        def make_env() -> LearnerEnv | VectorLearnerEnv:
+            if c.engine == "vector":
+                return VectorLearnerEnv(c.game.name, c.game.options, self.pool.payload(), num_envs=c.num_envs,
+                                        seeds=self.seeds.warm_start_envs(c.num_envs), **settings)
             return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=self.seeds.warm_start_env(), **settings)
 
         fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef,
@@ -220,9 +226,15 @@ class Trainer:
         }
 
     def _make_vec_env(self, seeds: list[int]):
+        from stable_baselines3.common.vec_env import VecMonitor
+
         from agents.ppo.vec import make_vec_env
+        from agents.training.vector_learner import VectorLearnerEnv
 
         c = self.config
+        if c.engine == "vector":
+            return VecMonitor(VectorLearnerEnv(c.game.name, c.game.options, self.pool.payload(), num_envs=c.num_envs,
+                                               seeds=seeds, first_seat=0, **self._env_settings()))
         return make_vec_env(
             c.game.name,
             c.game.options,
@@ -322,7 +334,8 @@ class Trainer:
         # the final number on deals no periodic evaluation (and no training game) has used
         seed = c.eval.seed if final else periodic_eval_seed(c.eval.seed)
         started = time.perf_counter()
-        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, seed, c.eval.workers)
+        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, seed, c.eval.workers,
+                          engine="auto" if c.engine == "vector" else "reference")
         self.last_eval = result
         logger = model.logger
         logger.record("eval/win_rate", result.win_rate)

@@ -26,6 +26,7 @@ import numpy as np
 from agents.registry import make_agent
 from agents.ppo.frozen_policy import FrozenPolicy
 from agents.training.learner_env import LearnerEnv
+from agents.training.vector_learner import VectorLearnerEnv
 
 
 @dataclass
@@ -37,11 +38,22 @@ class Demonstrations:
     games: int
 
 
-def collect(env: LearnerEnv, teacher_spec: str, decisions: int, gamma: float, seed: int,
+def discounted(rewards: list[float], gamma: float) -> list[float]:
+    """The return from each step of an episode to its end."""
+    running, tail = 0.0, []
+    for reward in reversed(rewards):
+        running = reward + gamma * running
+        tail.append(running)
+    return tail[::-1]
+
+
+def collect(env: LearnerEnv | VectorLearnerEnv, teacher_spec: str, decisions: int, gamma: float, seed: int,
             actor: FrozenPolicy | None = None) -> Demonstrations:
     """The teacher's choices in the learner's seat(s) for at least ``decisions`` decisions
     (whole games). The teacher also plays them, unless ``actor`` is given: then the actor's
     most likely legal action is played, and the teacher's choice is only recorded."""
+    if isinstance(env, VectorLearnerEnv):
+        return collect_batched(env, teacher_spec, decisions, gamma, seed, actor)
     teacher = make_agent(teacher_spec, env.game, seed)
     observations, masks, actions, returns = [], [], [], []
     games = 0
@@ -60,12 +72,50 @@ def collect(env: LearnerEnv, teacher_spec: str, decisions: int, gamma: float, se
             if terminated or truncated:
                 break
         games += 1
-        running, tail = 0.0, []
-        for reward in reversed(rewards):
-            running = reward + gamma * running
-            tail.append(running)
-        returns.extend(reversed(tail))
+        returns.extend(discounted(rewards, gamma))
         observation, _ = env.reset()
+    return Demonstrations(
+        np.asarray(observations, np.float32),
+        np.asarray(masks, bool),
+        np.asarray(actions, np.int64),
+        np.asarray(returns, np.float32),
+        games,
+    )
+
+
+def collect_batched(env: VectorLearnerEnv, teacher_spec: str, decisions: int, gamma: float, seed: int,
+                    actor: FrozenPolicy | None = None) -> Demonstrations:
+    """:func:`collect` in the games of a vector learner environment, all at once: the teacher
+    (its batched form, one draw per decision from ``seed``'s generator) decides in every game
+    at every step; games still in play when enough decisions are gathered are left out."""
+    from agents.batched import batched_agent, has_batched_form
+    from agents.training.vector_learner import RowByRow
+
+    game = env.game
+    teacher = batched_agent(teacher_spec, game) if has_batched_form(teacher_spec, game.name) else RowByRow(
+        make_agent(teacher_spec, game, seed))
+    rng = np.random.default_rng(seed)
+    env.seed(seed)
+    observation = env.reset()
+    B = env.num_envs
+    playing: list[list[tuple]] = [[] for _ in range(B)]  # (observation, mask, action, reward) so far
+    observations, masks, actions, returns = [], [], [], []
+    games = 0
+    while len(actions) < decisions:
+        mask = env.action_masks().copy()
+        chosen = teacher.act(observation, mask, rng.random(B))
+        played = chosen if actor is None else actor.act_rows(observation, mask)
+        following, rewards, dones, _ = env.step(played)
+        for i in range(B):
+            playing[i].append((observation[i], mask[i], int(chosen[i]), float(rewards[i])))
+        for i in np.flatnonzero(dones).tolist():
+            episode, playing[i] = playing[i], []
+            observations += [step[0] for step in episode]
+            masks += [step[1] for step in episode]
+            actions += [step[2] for step in episode]
+            returns += discounted([step[3] for step in episode], gamma)
+            games += 1
+        observation = following
     return Demonstrations(
         np.asarray(observations, np.float32),
         np.asarray(masks, bool),
@@ -112,7 +162,7 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
     return {"accuracy": accuracy, "entropy": entropy, "value_mse": value_error}
 
 
-def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
+def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
                learning_rate: float, entropy_coef: float, seed: Callable[[int], int], say: Callable[[str], None],
                dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None) -> dict[str, float]:
     """Collect the teacher's games and clone them into ``model.policy``; then, for each of
@@ -139,7 +189,7 @@ def warm_start(model, make_env: Callable[[], LearnerEnv], teacher: str, decision
         own = collect(env, teacher, decisions, model.gamma, seed(round_), actor=actor)
         # how often the clone, where its own play led, already chose what the teacher would
         sample = slice(0, 5000)
-        agreed = float(np.mean([actor.act(o, m) == a for o, m, a in zip(own.observations[sample], own.masks[sample], own.actions[sample])]))
+        agreed = float(np.mean(actor.act_rows(own.observations[sample], own.masks[sample]) == own.actions[sample]))
         data = Demonstrations(*(np.concatenate([getattr(data, f), getattr(own, f)]) for f in ("observations", "masks", "actions", "returns")),
                               data.games + own.games)
         fit = clone(model.policy, data, seed=seed(round_), **fit_options)

@@ -136,7 +136,10 @@ class TrainConfig:
     total_steps: Steps  # learner decisions, over all environments
     seed: Seed = 0
     num_envs: Integer(1, 4096) = 8
-    vec_env: Literal["dummy", "subproc"] = "dummy"
+    # vector: the games on bluff_envs.vector, opponents batched (agents.training.vector_learner);
+    # reference: one LearnerEnv per game on the reference engine, in vec_env
+    engine: Literal["vector", "reference"] = "vector"
+    vec_env: Literal["dummy", "subproc"] = "dummy"  # the reference engine's vectorisation
     torch_threads: Integer(1, 1024) = 1  # of the training process
     learner: LearnerSection = field(default_factory=LearnerSection)
     ppo: PPOSection = field(default_factory=PPOSection)

@@ -76,15 +76,17 @@ def lineups(game: GameInfo, learner: str, opponents: Sequence[str]) -> list[list
     return out
 
 
-def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[str], deals: int, seed: int, workers: int = 1) -> EvalResult:
+def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[str], deals: int, seed: int, workers: int = 1,
+             engine: str = "auto") -> EvalResult:
     """Play ``deals`` duplicate deals of the learner (an agent spec) against ``opponents``. The
-    learner is counted apart from any field agent of the same spec (it plays as ``<spec>#learner``)."""
+    learner is counted apart from any field agent of the same spec (it plays as ``<spec>#learner``).
+    ``engine``: where the games are played (:mod:`agents.arena.schedule`; the same results)."""
     if not opponents:
         raise ValueError("an evaluation needs at least one field agent")
     game = GameInfo.of(bluff_envs.make(game_name, raw=True, **options))
     me = learner + LEARNER
     seatings = lineups(game, me, opponents)
-    results = play_games(game_name, options, seatings, deals, seed, "rotations", workers)
+    results = play_games(game_name, options, seatings, deals, seed, "rotations", workers, engine=engine)
     agents = stats.agent_order(results, seatings[0])
     table = stats.standings(results, agents, seed=seed)
     rates = _behaviour([r.record for r in results])

@@ -46,6 +46,10 @@ class RunSeeds:
         """The games the warm start collects its demonstrations in."""
         return self._training(WARM_START_ENV)
 
+    def warm_start_envs(self, count: int) -> list[int]:
+        """The first game of each of the ``count`` games of a vector warm start."""
+        return [self._training(WARM_START_ENV, i) for i in range(count)]
+
     def envs(self, steps_done: int, count: int) -> list[int]:
         """The first game of each training environment of the session that starts at
         ``steps_done`` (a resumed run deals new games, not the first ones again)."""

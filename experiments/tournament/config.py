@@ -15,6 +15,7 @@
     workers: null                  # worker processes (at most this machine's cores); null: all cores
     executor: local                # or {kind: local}; other executors plug in by name
     batch_size: null               # games per task sent to a worker; null: chosen from the size
+    engine: auto                   # auto | vector | reference: where games are played (same results)
 
 Loading (the project's one loader, :mod:`agents.training.config_loader`) checks the shape
 (unknown keys, wrong types, ranges), then what the values mean: the game exists, its options
@@ -120,6 +121,7 @@ class TournamentFile:
     workers: Workers | None = None
     executor: Executor = dc_field(default_factory=ExecutorSpec)
     batch_size: BatchSize | None = None
+    engine: Literal[sched.ENGINES] = "auto"
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -137,6 +139,7 @@ class TournamentConfig:
     workers: Workers | None = None
     executor: ExecutorSpec = dc_field(default_factory=ExecutorSpec)
     batch_size: BatchSize | None = None
+    engine: Literal[sched.ENGINES] = "auto"  # where the games are played, never what they give
     name: SafeName = "tournament"
 
     # -- what the tournament plays --------------------------------------------------------
@@ -156,7 +159,8 @@ class TournamentConfig:
         )
 
     def tasks(self) -> list[sched.GameTask]:
-        return sched.schedule(self.game, self.options, self.all_lineups(), self.deals, self.seed, self.seating)
+        return sched.schedule(self.game, self.options, self.all_lineups(), self.deals, self.seed, self.seating,
+                              self.engine)
 
     def agent_specs(self) -> list[str]:
         """Every distinct agent spec, in the order the config names them."""
@@ -166,7 +170,7 @@ class TournamentConfig:
     def outcome_key(self) -> dict[str, Any]:
         """What the games depend on (not how they are run): a resumed run must match it."""
         data = asdict(self)
-        for key in ("workers", "executor", "batch_size", "name"):
+        for key in ("workers", "executor", "batch_size", "engine", "name"):
             data.pop(key)
         return plain(data)
 
@@ -225,14 +229,33 @@ def validate_tournament(data: Any, *, check: bool = True, where: str = "", untra
                         "allowed: a list of at least two different agent specs")
     if ok("executor.kind"):
         problems += executor_problems(file.executor, f"{where}executor")
+    if ok("engine", "game") and file.engine == "vector":
+        problems += engine_problems(file, f"{where}engine")
     config = TournamentConfig(
         game=file.game, options=dict(file.options), format=fmt, agents=file.agents, challengers=file.challenger,
         field=file.field, lineups=file.lineups, deals=file.deals, seating=file.seating, seed=file.seed,
-        workers=file.workers, executor=file.executor, batch_size=file.batch_size, name=file.name,
+        workers=file.workers, executor=file.executor, batch_size=file.batch_size, engine=file.engine, name=file.name,
     )
     if check and ok("game", "options"):
         problems += _check(config, where, untrained, ok=ok)
     return (None if problems else config), problems
+
+
+def engine_problems(file, key: str) -> list[str]:
+    """``engine: vector`` needs a vector engine for the game and a batched form of every agent."""
+    from agents.batched import batched_specs, has_batched_form
+    from bluff_envs.registry import game_key
+    from bluff_envs.vector import ENGINES
+
+    game = game_key(file.game)
+    if game not in ENGINES:
+        return [f"{key}: 'vector', but {file.game} has no vector engine; allowed: auto, reference"]
+    specs = [*file.agents, *file.challenger, *file.field, *(s for lineup in file.lineups for s in lineup)]
+    lacking = sorted({s for s in specs if not has_batched_form(s, game)})
+    if lacking:
+        return [f"{key}: 'vector', but {', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'} no batched form; "
+                f"allowed: auto or reference, or agents with one ({', '.join(batched_specs(game))}, ppo:<checkpoint>)"]
+    return []
 
 
 def executor_problems(executor: ExecutorSpec, key: str) -> list[str]:

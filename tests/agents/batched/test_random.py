@@ -25,4 +25,5 @@ def test_batched_random_equals_the_reference_for_the_same_draws():
 
 def test_which_specs_have_a_batched_form():
     assert has_batched_form("random", "i_doubt_it") and has_batched_form("random#copy", "tarneeb")
-    assert not has_batched_form("ppo:somewhere", "i_doubt_it")
+    assert has_batched_form("ppo:somewhere", "i_doubt_it")  # a checkpoint's policy: agents.batched.policy
+    assert not has_batched_form("rllib:somewhere", "i_doubt_it") and not has_batched_form("nobody", "seven_spades")

@@ -214,7 +214,7 @@ def test_checks_of_meaning_skip_the_parts_whose_shape_is_wrong():
 
 def test_a_resolved_config_is_plain_data_in_the_order_of_the_fields():
     data = config_from_dict(with_(network__pi=[32, 16])).to_dict()
-    assert list(data) == ["game", "total_steps", "seed", "num_envs", "vec_env", "torch_threads", "learner", "ppo",
+    assert list(data) == ["game", "total_steps", "seed", "num_envs", "engine", "vec_env", "torch_threads", "learner", "ppo",
                           "network", "opponents", "eval", "checkpoint", "warm_start"]
     assert data["network"]["pi"] == [32, 16] and data["opponents"]["fixed"] == ["random"]
     assert yaml.safe_load(yaml.safe_dump(data, sort_keys=False)) == data

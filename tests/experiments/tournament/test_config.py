@@ -16,7 +16,7 @@ from tests.experiments.tiny import TINY, write_config
 
 ROOT = Path(__file__).resolve().parents[3]
 KEYS = ("name, game, options, format, agents, challenger, field, lineups, deals, seating, seed, workers, executor, "
-        "batch_size")
+        "batch_size, engine")
 
 
 def problems(**changes) -> list[str]:

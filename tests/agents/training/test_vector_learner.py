@@ -1,0 +1,128 @@
+"""The learner-seat environment on the vector engine is the reference learner environment.
+
+``VectorLearnerEnv`` (B games on ``bluff_envs.vector``) and B ``LearnerEnv`` s in an SB3
+``DummyVecEnv`` (the reference path of ``bluff train``) get the same seeds, seats and one
+deterministic opponent; the learner's actions are the same random legal choices in both.
+Every step, the observations, masks, rewards (shaped or not), ends, terminal observations and
+self-play infos must be identical, across many episodes (the games after the first are dealt
+from each game's own generator in both).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents.batched import has_batched_form
+from agents.ppo.vec import make_vec_env
+from agents.training.pool import Member, OpponentPool
+from agents.training.vector_learner import VectorLearnerEnv
+
+CASES = [
+    pytest.param("believe_it_or_not", {}, "counter", {}, {}, id="bion"),
+    pytest.param("believe_it_or_not", {"num_players": 3, "deck": 36}, "bluffer",
+                 {"shaping": {"hand_sizes[0]": -0.02}}, {}, id="bion-3p-36-shaped"),
+    pytest.param("seven_spades", {}, "counter", {}, {}, id="seven-spades"),
+    pytest.param("seven_spades", {"num_players": 3}, "honest", {"seat": 1}, {}, id="seven-spades-fixed-seat"),
+    pytest.param("tarneeb", {}, "rule_based", {}, {}, id="tarneeb-partner-self"),
+    pytest.param("tarneeb", {"episode": "deal"}, "rule_based", {"partner": "rule_based"}, {}, id="tarneeb-partner-spec"),
+    pytest.param("i_doubt_it", {}, "honest", {"shaping": {"hand_sizes[0]": -0.02}}, {}, id="idi-shaped"),
+    pytest.param("i_doubt_it", {"num_players": 3, "max_turns": 40}, "counter", {}, {}, id="idi-truncated"),
+]
+
+
+def play_both(game, options, opponent, settings, steps, B=6):
+    if not has_batched_form(opponent, game):
+        pytest.skip(f"{opponent} has no batched form for {game} yet")
+    seeds = [100 + 7 * i for i in range(B)]
+    vector = VectorLearnerEnv(game, options, [opponent], num_envs=B, seeds=seeds, **settings)
+    reference = make_vec_env(game, options, [opponent], num_envs=B, seeds=seeds, kind="dummy", **settings)
+    assert isinstance(vector, VecEnv)
+    rng = np.random.default_rng(5)
+    obs_v, obs_r = vector.reset(), reference.reset()
+    episodes = truncations = 0
+    for t in range(steps):
+        np.testing.assert_array_equal(obs_v, obs_r, err_msg=f"step {t}: observations")
+        mask_v = np.stack(vector.env_method("action_masks"))
+        mask_r = np.stack(reference.env_method("action_masks"))
+        np.testing.assert_array_equal(mask_v, mask_r, err_msg=f"step {t}: masks")
+        u = rng.random(B)
+        legal = mask_v.sum(1)
+        assert (legal > 0).all()
+        k = np.minimum((u * legal).astype(int), legal - 1)
+        actions = np.array([np.flatnonzero(m)[j] for m, j in zip(mask_v, k)])
+        obs_v, rew_v, done_v, info_v = vector.step(actions)
+        obs_r, rew_r, done_r, info_r = reference.step(actions)
+        np.testing.assert_array_equal(done_v, done_r, err_msg=f"step {t}: dones")
+        np.testing.assert_allclose(rew_v, rew_r, rtol=0, atol=1e-6, err_msg=f"step {t}: rewards")
+        for i in np.flatnonzero(done_v):
+            np.testing.assert_array_equal(info_v[i]["terminal_observation"], info_r[i]["terminal_observation"])
+            assert info_v[i]["TimeLimit.truncated"] == info_r[i]["TimeLimit.truncated"]
+            sv, sr = info_v[i]["selfplay"], info_r[i]["selfplay"]
+            assert (sv["seat"], sv["reward"], sv["truncated"], sv["opponents"]) == (
+                sr["seat"], sr["reward"], sr["truncated"], sr["opponents"]), f"step {t} game {i}"
+            episodes += 1
+            truncations += sv["truncated"]
+    return episodes, truncations
+
+
+@pytest.mark.parametrize("game, options, opponent, settings, extra", CASES)
+def test_the_vector_learner_env_is_the_reference_learner_env(game, options, opponent, settings, extra):
+    steps = {"tarneeb": 500, "i_doubt_it": 500}.get(game, 300)
+    episodes, truncations = play_both(game, options, opponent, settings, steps)
+    assert episodes >= 6  # every game went on past its first episode
+    if options.get("max_turns"):
+        assert truncations > 0
+
+
+def test_snapshots_and_specs_without_a_batched_form_play_in_the_vector_env():
+    """A pool of a heuristic, a frozen snapshot and a ready agent object (played row by row):
+    each is met, and the self-play infos name them."""
+    from agents.ppo.frozen_policy import FrozenPolicy
+    from agents.random_agent import RandomAgent
+    from agents.base import GameInfo
+    import bluff_envs
+
+    info = GameInfo.of(bluff_envs.make("seven_spades", raw=True))
+    rng = np.random.default_rng(0)
+    d, A = info.layout.size, len(info.action_names)
+    policy = FrozenPolicy([rng.normal(0, 0.1, (d, 16)).astype(np.float32), rng.normal(0, 0.1, (16, A)).astype(np.float32)],
+                          [np.zeros(16, np.float32), np.zeros(A, np.float32)])
+    pool = OpponentPool(["honest"], "uniform")
+    pool.add_snapshot(policy, 10)
+    payload = pool.payload()
+    payload["members"].append(Member("object", agent=RandomAgent(info, 3)))
+    payload["probabilities"].append(1.0)
+    env = VectorLearnerEnv("seven_spades", {}, payload, num_envs=8, seeds=list(range(8)))
+    env.reset()
+    met = set()
+    for _ in range(400):
+        m = env.action_masks()
+        _, _, dones, infos = env.step(np.array([np.flatnonzero(row)[0] for row in m]))
+        for i in np.flatnonzero(dones):
+            met.update(infos[i]["selfplay"]["opponents"])
+    assert met == {"honest", "snapshot@10", "object"}
+    env.set_opponents({"probabilities": [1.0, 0.0, 0.0]})
+    for _ in range(200):  # the games in play finish with their opponents, then only honest
+        m = env.action_masks()
+        _, _, dones, infos = env.step(np.array([np.flatnonzero(row)[0] for row in m]))
+    later = set()
+    for _ in range(200):
+        m = env.action_masks()
+        _, _, dones, infos = env.step(np.array([np.flatnonzero(row)[0] for row in m]))
+        for i in np.flatnonzero(dones):
+            later.update(infos[i]["selfplay"]["opponents"])
+    assert later == {"honest"}
+
+
+def test_bad_settings_and_illegal_actions_are_refused():
+    with pytest.raises(ValueError, match="one seed per game"):
+        VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=4, seeds=[1, 2])
+    with pytest.raises(ValueError, match="seat"):
+        VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=2, seeds=[1, 2], seat=9)
+    env = VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=2, seeds=[1, 2])
+    env.reset()
+    illegal = np.array([int(np.flatnonzero(row == 0)[0]) for row in env.action_masks()])
+    with pytest.raises(ValueError, match="illegal action .* in game 0"):
+        env.step(illegal)
