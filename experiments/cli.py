@@ -16,6 +16,8 @@ COMMANDS = {
     "watch": ("experiments.commands.watch:command", "Watch agents play a game, in the terminal or into a GIF/MP4."),
     "train": ("experiments.commands.train:command", "Self-play training with MaskablePPO from a YAML config."),
     "run": ("experiments.commands.run:command", "Run a whole experiment: train, hold tournaments, write the report."),
+    "robustness": ("experiments.commands.robustness:command", "An agent against the standard fields of its game."),
+    "exploit": ("experiments.commands.exploit:command", "Train best responses to an agent: its approximate exploitability."),
 }
 
 

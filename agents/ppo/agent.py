@@ -3,7 +3,8 @@
 The checkpoint's policy plays through numpy (no PyTorch needed) and, by default, samples its
 mixed strategy (the masked softmax) with the agent's seeded generator, so a ``ppo:`` agent is
 reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
-legal action instead. A checkpoint trained on another game, env version or options is refused
+legal action instead. ``ppo:zoo/<name>`` plays an agent of the repository's zoo
+(:mod:`agents.ppo.zoo`). A checkpoint trained on another game, env version or options is refused
 with a ``ValueError`` that names the difference.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.base import GREEDY, Agent, GameInfo, check_policy_fits, play_mode, require_legal
-from agents.ppo import checkpoint
+from agents.ppo import checkpoint, zoo
 from agents.ppo.frozen_policy import FrozenPolicy
 
 
@@ -40,13 +41,18 @@ class PPOAgent(Agent):
         return self.policy.decide(observation["observation"], mask, u if self.sample else None)
 
 
+def checkpoint_file(location: str) -> Path:
+    """The checkpoint a ``ppo:`` location names: a file, a run directory's newest, or a zoo entry."""
+    return checkpoint.resolve(zoo.location(location))
+
+
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
     """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its newest
     checkpoint). ``ValueError`` if it was trained for another game, version or options."""
     location, greedy = play_mode(path)
     if not location:
         raise ValueError("spec 'ppo:<path>' needs a checkpoint path, e.g. ppo:runs/i_doubt_it/checkpoints/step_0000100000.zip")
-    file = checkpoint.resolve(location)
+    file = checkpoint_file(location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
     name = f"ppo:{Path(location)}" + (GREEDY if greedy else "")

@@ -1,0 +1,110 @@
+"""The zoo: trained agents committed in the repository, playable as ``ppo:zoo/<name>``.
+
+An entry is ``zoo/<name>.zip``: a checkpoint stripped to what playing needs, in the pickle-free
+format of :mod:`agents.ppo.checkpoint` (``metadata.json`` with the game, options, network and
+the training config; ``policy.npz``), plus ``zoo.json``: where it comes from (the run's seed,
+steps, the commit it was trained at) and what was measured of it (its final evaluation, its
+robustness matrix, its exploiters), so that a results table can be rebuilt from the zoo alone.
+
+``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE]``
+adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from agents.ppo import checkpoint
+
+ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
+PREFIX = "zoo/"
+
+
+def location(spec_path: str) -> str:
+    """``zoo/<name>`` as the zoo's file when no such path exists from here; any other path as it is."""
+    if spec_path.startswith(PREFIX) and not Path(spec_path).exists():
+        name = spec_path[len(PREFIX):].removesuffix(".zip")
+        if not name or "/" in name or name.startswith("."):
+            raise ValueError(f"zoo entry {spec_path!r}: name one entry, e.g. ppo:zoo/i_doubt_it")
+        path = ZOO / f"{name}.zip"
+        if not path.is_file():
+            known = ", ".join(sorted(p.stem for p in ZOO.glob("*.zip"))) or "none"
+            raise ValueError(f"no zoo entry {name!r} (in {ZOO}); entries: {known}")
+        return str(path)
+    return spec_path
+
+
+def info(path: Path) -> dict[str, Any]:
+    """An entry's ``zoo.json``."""
+    return json.loads(checkpoint.read_extra(path, "zoo.json"))
+
+
+def add(source: str | Path, name: str, extras: dict[str, Any] | None = None) -> Path:
+    """Strip the checkpoint ``source`` (or a run directory's newest) into ``zoo/<name>.zip``."""
+    if not name or not all(c.isalnum() or c in "_-" for c in name):
+        raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")
+    path = checkpoint.resolve(source)
+    meta = checkpoint.read_metadata(path)
+    run_dir = path.parent.parent
+    result = run_dir / "result.json"
+    entry = {
+        "name": name,
+        "game": meta["game"],
+        "seed": meta.get("config", {}).get("seed"),
+        "steps": meta["num_timesteps"],
+        "commit": _commit(),
+        "source": str(path),
+        "final_eval": json.loads(result.read_text())["eval"] if result.is_file() else None,
+        **(extras or {}),
+    }
+    ZOO.mkdir(exist_ok=True)
+    out = ZOO / f"{name}.zip"
+    tmp = out.with_name(out.name + ".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+        for part in ("metadata.json", "policy.npz"):
+            archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(path, part))
+        archive.writestr(checkpoint.FOLDER + "zoo.json", json.dumps(entry, indent=2))
+    tmp.replace(out)
+    return out
+
+
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ZOO.parent, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The zoo of committed agents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    adding = sub.add_parser("add", help="add or replace an entry")
+    adding.add_argument("source")
+    adding.add_argument("name")
+    adding.add_argument("--robustness", type=Path, help="a robustness.json to keep with it")
+    adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
+    sub.add_parser("list", help="the entries")
+    args = parser.parse_args()
+    if args.command == "add":
+        extras = {}
+        if args.robustness:
+            extras["robustness"] = json.loads(args.robustness.read_text())
+        if args.exploit:
+            extras["exploit"] = json.loads(args.exploit.read_text())
+        print(add(args.source, args.name, extras))
+    else:
+        for path in sorted(ZOO.glob("*.zip")):
+            entry = info(path)
+            final = entry.get("final_eval") or {}
+            print(f"ppo:zoo/{path.stem}: {entry['game']}, seed {entry['seed']}, {entry['steps']:,} steps, commit "
+                  f"{(entry.get('commit') or '?')[:10]}, final win {final.get('win_rate', float('nan')):.3f}")
+
+
+if __name__ == "__main__":
+    main()

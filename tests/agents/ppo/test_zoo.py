@@ -1,0 +1,63 @@
+"""The zoo: a run's checkpoint stripped to a committed entry, played as ``ppo:zoo/<name>``."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+import bluff_envs
+from agents import GameInfo, make_agent
+from agents.ppo import checkpoint, zoo
+from agents.ppo.train import Trainer
+from agents.training.config import config_from_dict
+
+TINY = {
+    "game": {"name": "seven_spades", "options": {"num_players": 3}},
+    "total_steps": 256,
+    "num_envs": 4,
+    "ppo": {"n_steps": 64, "batch_size": 128, "n_epochs": 1},
+    "network": {"pi": [16], "vf": [16]},
+    "opponents": {"fixed": ["honest"]},
+    "eval": {"every": 0, "deals": 1, "final_deals": 1, "opponents": ["honest"]},
+}
+
+
+@pytest.fixture
+def a_zoo(tmp_path, monkeypatch):
+    monkeypatch.setattr(zoo, "ZOO", tmp_path / "zoo")
+    final = Trainer(config_from_dict(TINY), tmp_path / "run", resume=False, echo=lambda line: None).run()
+    return final
+
+
+def test_an_entry_plays_as_the_checkpoint_did(a_zoo, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path / "run")  # no zoo/ folder here: the spec means the repository's zoo
+    entry = zoo.add(tmp_path / "run", "seven_spades_tiny", {"robustness": {"rows": []}})
+    with zipfile.ZipFile(entry) as archive:
+        assert sorted(archive.namelist()) == sorted(checkpoint.FOLDER + n for n in ("metadata.json", "policy.npz", "zoo.json"))
+    meta = zoo.info(entry)
+    assert meta["game"] == "seven_spades" and meta["steps"] >= 256 and meta["seed"] == 0
+    assert meta["final_eval"]["games"] == 3 and meta["robustness"] == {"rows": []}
+    info = GameInfo.of(bluff_envs.make("seven_spades", raw=True, num_players=3))
+    from_zoo = make_agent("ppo:zoo/seven_spades_tiny@greedy", info, 0)
+    from_run = make_agent(f"ppo:{a_zoo}@greedy", info, 0)
+    env = bluff_envs.make("seven_spades", raw=True, num_players=3)
+    env.reset(seed=3)
+    for _ in range(60):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        obs = env.observe(env.agent_selection)
+        assert from_zoo.act(obs) == from_run.act(obs)
+        env.step(from_run.act(obs))
+
+
+def test_unknown_entries_and_bad_names_are_refused(a_zoo, tmp_path):
+    with pytest.raises(ValueError, match="no zoo entry 'nobody'"):
+        zoo.location("zoo/nobody")
+    with pytest.raises(ValueError, match="name one entry"):
+        zoo.location("zoo/../x")
+    with pytest.raises(ValueError, match="letters, digits"):
+        zoo.add(tmp_path / "run", "../x")
+    assert zoo.location("runs/x.zip") == "runs/x.zip"
+    assert json.loads(checkpoint.read_extra(zoo.add(a_zoo, "ok"), "zoo.json"))["name"] == "ok"
