@@ -380,6 +380,7 @@ class SelfPlayCallback(BaseCallback):
         self.started = time.time()
         self.last_progress = 0.0
         self.torch_rng = None
+        self.league_seen: set[int] = set()  # league marks already handled in this session
 
     def _on_training_start(self) -> None:
         self.steps_at_start = self.num_timesteps
@@ -403,6 +404,15 @@ class SelfPlayCallback(BaseCallback):
         import torch
 
         trainer, pool = self.trainer, self.trainer.pool
+        league = trainer.config.league.every
+        index = self.num_timesteps // league if league else 0
+        if index and index not in self.league_seen:  # league training: the exploiter of this mark
+            self.league_seen.add(index)
+            if not any(m.id == f"exploiter@{index}" for m in pool.members):  # (a resumed run has it)
+                from agents.ppo.league import train_exploiter
+
+                pool.add_snapshot(train_exploiter(trainer, self.model, index), self.num_timesteps, f"exploiter@{index}")
+                self.training_env.env_method("set_opponents", pool.payload())
         if self._due("snapshot"):
             pool.add_snapshot(trainer.frozen(self.model), self.num_timesteps)
             self.training_env.env_method("set_opponents", pool.payload())

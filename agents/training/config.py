@@ -102,6 +102,15 @@ class OpponentsSection:
 
 
 @dataclass(frozen=True, config=CONFIG)
+class LeagueSection:
+    """League training (agents/ppo/league.py): exploiters join the opponent pool."""
+
+    every: Every = 0  # steps of the main agent between two exploiters; 0: no league
+    exploiter_steps: Steps = 200_000  # each exploiter's training budget
+    kinds: ListOf(Literal["main", "league"], min_items=1) = ("main", "league")  # in turn: vs the main agent, vs the population
+
+
+@dataclass(frozen=True, config=CONFIG)
 class EvalSection:
     every: Every = 200_000  # steps between evaluations; 0: at the end only
     deals: Integer(1, MAX_DEALS) = 50  # duplicate deals, each played in every seat rotation
@@ -148,6 +157,7 @@ class TrainConfig:
     eval: EvalSection = field(default_factory=EvalSection)
     checkpoint: CheckpointSection = field(default_factory=CheckpointSection)
     warm_start: WarmStartSection = field(default_factory=WarmStartSection)
+    league: LeagueSection = field(default_factory=LeagueSection)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (lists, dicts), as written to ``config.yaml`` in the run directory."""

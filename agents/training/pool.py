@@ -86,9 +86,10 @@ class OpponentPool:
     def snapshots(self) -> list[Member]:
         return [m for m in self.members if m.is_snapshot]
 
-    def add_snapshot(self, policy: FrozenPolicy, step: int) -> Member:
-        """Freeze the learner at ``step``; the oldest snapshot leaves beyond ``max_snapshots``."""
-        member = Member(f"snapshot@{step}", policy=policy, step=step)
+    def add_snapshot(self, policy: FrozenPolicy, step: int, member_id: str | None = None) -> Member:
+        """Freeze the learner at ``step`` (or add a league exploiter, named ``member_id``); the
+        oldest snapshot leaves beyond ``max_snapshots``."""
+        member = Member(member_id or f"snapshot@{step}", policy=policy, step=step)
         self.members = [m for m in self.members if m.id != member.id] + [member]
         self.results[member.id] = deque(maxlen=self.results_window)
         while len(self.snapshots) > self.max_snapshots:

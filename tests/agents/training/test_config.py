@@ -215,7 +215,7 @@ def test_checks_of_meaning_skip_the_parts_whose_shape_is_wrong():
 def test_a_resolved_config_is_plain_data_in_the_order_of_the_fields():
     data = config_from_dict(with_(network__pi=[32, 16])).to_dict()
     assert list(data) == ["game", "total_steps", "seed", "num_envs", "engine", "vec_env", "torch_threads", "learner", "ppo",
-                          "network", "opponents", "eval", "checkpoint", "warm_start"]
+                          "network", "opponents", "eval", "checkpoint", "warm_start", "league"]
     assert data["network"]["pi"] == [32, 16] and data["opponents"]["fixed"] == ["random"]
     assert yaml.safe_load(yaml.safe_dump(data, sort_keys=False)) == data
 
@@ -343,7 +343,8 @@ SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml"
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_training_config_loads(path):
     config = load_config(path)
-    assert config.game.name == path.stem
+    assert config.game.name == path.stem.removeprefix("league_")
+    assert path.stem.startswith("league_") == bool(config.league.every)
     assert config.eval.final_deals * games_per_deal(config) >= 2000  # the bars' sample size
     assert config_from_dict(config.to_dict()) == config
 
@@ -362,7 +363,7 @@ def games_per_deal(config) -> int:
 def test_there_is_a_training_config_for_every_game():
     import bluff_envs
 
-    assert {p.stem for p in SHIPPED} == set(bluff_envs.GAMES)
+    assert {p.stem for p in SHIPPED} == set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES}
 
 
 def test_bluff_train_reports_a_bad_config_before_any_work(tmp_path):

@@ -1,0 +1,71 @@
+"""League training: exploiters are trained during the run and join the main agent's pool."""
+
+from __future__ import annotations
+
+import json
+
+from agents.ppo import checkpoint
+from agents.ppo.train import Trainer
+from agents.training.config import config_from_dict
+from agents.ppo.league import exploiter_dir, finished
+
+TINY = {
+    "game": {"name": "seven_spades", "options": {"num_players": 3}},
+    "total_steps": 1024,
+    "num_envs": 8,
+    "ppo": {"n_steps": 32, "batch_size": 128, "n_epochs": 1},
+    "network": {"pi": [16], "vf": [16]},
+    "opponents": {"fixed": ["honest", "counter"], "snapshot_every": 256, "max_snapshots": 8},
+    "eval": {"every": 0, "deals": 1, "final_deals": 2, "opponents": ["honest"]},
+    "checkpoint": {"every": 512},
+    "league": {"every": 300, "exploiter_steps": 256},
+}
+
+
+def test_exploiters_of_both_kinds_join_the_pool(tmp_path):
+    lines = []
+    run = tmp_path / "run"
+    final = Trainer(config_from_dict(TINY), run, resume=False, echo=lines.append).run()
+    assert finished(run, 1) and finished(run, 2)
+    log = "\n".join(lines)
+    assert "exploiter 1 (main exploiter)" in log and "exploiter 2 (league exploiter)" in log
+    pool = json.loads(checkpoint.read_extra(final, "pool.json"))
+    ids = [m["id"] for m in pool["members"]]
+    assert "exploiter@1" in ids and "exploiter@2" in ids and "honest" in ids
+    # the league exploiter played the population: the fixed agents, the main agent, its snapshots
+    population = sorted(p.name for p in (run / "league" / "population_002").iterdir())
+    assert "main.zip" in population and any(name.startswith("snapshot_") for name in population)
+    second = (exploiter_dir(run, 2) / "config.yaml").read_text()
+    assert "honest" in second and "sampling: pfsp" in second
+
+
+class StoppedInFirstExploiter(Trainer):
+    """Its exploiters (the league trains them with the main run's Trainer class) stop halfway
+    through their budget, as a Ctrl-C there would leave them: a checkpoint, no result."""
+
+    def run(self):
+        if not self.run_dir.name.startswith("exploiter_"):
+            return super().run()
+        self.config = self.config.replace(total_steps=self.config.total_steps // 2)
+        super().run()
+        (self.run_dir / "result.json").unlink()
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_exploiter_is_resumed_not_skipped(tmp_path):
+    """Ctrl-C inside the first exploiter's training: the main run saves its rollout's start
+    (without the exploiter), and the resumed run resumes the exploiter's own run, then goes on."""
+    run = tmp_path / "run"
+    config = config_from_dict({**TINY, "total_steps": 768, "league": {"every": 300, "exploiter_steps": 512}})
+    try:
+        StoppedInFirstExploiter(config, run, resume=False, echo=lambda line: None).run()
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interruption did not reach the main run")
+    assert not finished(run, 1) and (exploiter_dir(run, 1) / "checkpoints").is_dir()
+    final = Trainer(config, run, resume=True, echo=lambda line: None).run()
+    assert finished(run, 1)
+    sessions = json.loads((exploiter_dir(run, 1) / "run.json").read_text())["sessions"]
+    assert len(sessions) == 2 and sessions[1]["resumed_from"]  # resumed, not started over
+    assert "exploiter@1" in [m["id"] for m in json.loads(checkpoint.read_extra(final, "pool.json"))["members"]]
