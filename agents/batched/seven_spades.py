@@ -12,58 +12,25 @@ probability); the others ignore it, as their reference twins do.
 
 from __future__ import annotations
 
-import numpy as np
-
 from agents.base import GameInfo
 from agents.batched import seven_spades_kernels as k
-from agents.registry import heuristics
+from agents.batched.heuristic import BatchedHeuristic, batched_table
 
 GAME = "seven_spades"
 
 
-class BatchedSevenSpades:
-    """A batched Seven Spades heuristic; subclasses name the reference class they batch."""
+class BatchedSevenSpades(BatchedHeuristic):
+    """A batched Seven Spades heuristic."""
 
-    reference: type  # the reference heuristic's class
-    name: str  # its spec
-    style: int  # its code in the kernels
+    game_name = GAME
+    styles = k.STYLES
 
-    def __init__(self, game: GameInfo):
-        if game.name != GAME:
-            raise ValueError(f"batched {self.name} plays {GAME}, not {game.name}")
-        self.game = game
+    def setup(self, game: GameInfo) -> None:
         self.cfg = k.config(game)
         self.params = k.params()
-        self.obs_dim = game.layout.size
-        self.num_actions = len(game.action_names)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """Actions (int64 ``[B]``) for the rows ``obs`` (``[B, obs_dim]``), their masks
-        (``[B, num_actions]``) and draws ``u`` (``[B]``); -1 for a row whose mask allows nothing."""
-        obs = np.ascontiguousarray(obs, np.float32)
-        mask = np.ascontiguousarray(mask)
-        u = np.ascontiguousarray(u, np.float64)
-        B = len(obs)
-        if obs.shape != (B, self.obs_dim) or mask.shape != (B, self.num_actions) or u.shape != (B,):
-            raise ValueError(
-                f"batched {self.name}: expected obs [B, {self.obs_dim}], mask [B, {self.num_actions}] and "
-                f"u [B], got {obs.shape}, {mask.shape} and {u.shape}"
-            )
-        out = np.empty(B, np.int64)
+    def decide(self, obs, mask, u, out) -> None:
         k.act(self.style, obs, mask, u, self.cfg, self.params, out)
-        return out
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
 
 
-def _batched(name: str, reference: type) -> type:
-    attributes = {"reference": reference, "name": name, "style": k.STYLES[reference]}
-    cls = type(f"Batched{reference.__name__}", (BatchedSevenSpades,), attributes)
-    cls.__doc__ = f"``{name}`` batched: the choice of :class:`{reference.__module__}.{reference.__qualname__}`."
-    cls.__module__ = __name__
-    return cls
-
-
-# every heuristic the reference module registers (one the kernels do not know fails here, at import)
-BATCHED = {name: _batched(name, reference) for name, reference in heuristics(GAME).items()}
+BATCHED = batched_table(BatchedSevenSpades, __name__)

@@ -29,12 +29,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from numba import njit
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-import bluff_envs
+import bluff_envs.vector
 from agents.base import Agent, GameInfo
 from agents.batched import batched_agent, has_batched_form
 from agents.training.learner_env import MAX_REDEALS, partners, potential_terms
@@ -70,8 +69,6 @@ class VectorLearnerEnv(VecEnv):
         shaping: dict[str, float] | None = None,
         shaping_gamma: float = 1.0,
     ):
-        import bluff_envs.vector
-
         if len(seeds) != num_envs:
             raise ValueError(f"the vector learner env needs one seed per game ({num_envs}), got {len(seeds)}")
         options = dict(options or {})

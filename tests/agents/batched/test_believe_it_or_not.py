@@ -19,9 +19,8 @@ import pytest
 import bluff_envs
 import bluff_envs.vector
 from agents import GameInfo, make_agent
-from agents.batched import batched_agent, has_batched_form
+from agents.batched import batched_agent
 from agents.batched import believe_it_or_not_kernels as kernels
-from agents.batched.believe_it_or_not import BATCHED
 from agents.heuristics.believe_it_or_not import Table, hypergeometric
 from agents.registry import heuristics
 from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, DISBELIEVE, DONE, NAME, NAME0, RESPOND
@@ -240,39 +239,8 @@ def test_the_hypergeometric_table_is_the_reference_function():
             assert pmf[p, s, d, : len(values)].tolist() == values and not pmf[p, s, d, len(values) :].any()
 
 
-def test_act_is_decide_with_one_draw_per_decision():
-    """Every reference heuristic's ``act`` takes one draw from its generator per decision and
-    decides with it: a twin generator with the same seed, drawn once per decision, replays it."""
-    env = bluff_envs.make(GAME, raw=True, num_players=4, max_turns=60)
-    info = GameInfo.of(env)
-    for seed, name in enumerate(HEURISTICS):
-        agent, twin = make_agent(name, info, seed), np.random.default_rng(seed)
-        env.reset(seed=seed)
-        decisions = 0
-        while not env.game_state.is_over:
-            observation = env.observe(env.agent_selection)
-            action = agent.act(observation)
-            assert action == agent.decide(observation, float(twin.random()))
-            env.step(action)
-            decisions += 1
-        assert decisions > 5 and agent.rng.random() == twin.random()  # the streams are in step
-
-
-def test_every_heuristic_has_a_batched_form_and_the_batch_is_checked():
+def test_the_leader_of_a_fresh_deal_names_the_rank_it_holds_most_of():
     info = GameInfo.of(bluff_envs.make(GAME, raw=True))
-    assert list(BATCHED) == HEURISTICS
-    num_actions = len(info.action_names)
-    for name in HEURISTICS:
-        assert has_batched_form(name, GAME) and has_batched_form(f"{name}#copy", GAME)
-        agent = batched_agent(name, info)
-        assert isinstance(agent, BATCHED[name]) and agent.name == name
-        obs = np.zeros((3, info.layout.size), np.float32)
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, num_actions - 1), np.int8), np.zeros(3))
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, num_actions), np.int8), np.zeros(2))
-        assert agent.act(obs, np.zeros((3, num_actions), np.int8), np.zeros(3)).tolist() == [-1, -1, -1]
-    # a row of a fresh deal: the leader names the rank he holds most of, the others are not asked
     env = bluff_envs.make(GAME, raw=True)
     env.reset(seed=0)
     observation = env.observe(env.agent_selection)
@@ -280,6 +248,3 @@ def test_every_heuristic_has_a_batched_form_and_the_batch_is_checked():
         got = batched_agent(name, info).act(observation["observation"][None], observation["action_mask"][None],
                                             np.zeros(1))
         assert NAME0 <= got[0] < ADD0 and got[0] == make_agent(name, info, 0).decide(observation, 0.0)
-    other = GameInfo.of(bluff_envs.make("seven_spades", raw=True))
-    with pytest.raises(ValueError, match="plays believe_it_or_not"):
-        BATCHED["honest"](other)

@@ -24,9 +24,8 @@ import pytest
 import bluff_envs
 import bluff_envs.vector
 from agents import GameInfo, make_agent
-from agents.batched import batched_agent, has_batched_form
+from agents.batched import batched_agent
 from agents.batched import i_doubt_it_kernels as kernels
-from agents.batched.i_doubt_it import BATCHED
 from agents.heuristics.i_doubt_it import Bluffer, Table, hypergeometric
 from agents.registry import heuristics
 from bluff_envs.cards import NUM_RANKS
@@ -308,40 +307,3 @@ def test_sum_is_pythons_sum():
         values = rng.random(int(rng.integers(0, 18))) ** rng.integers(1, 30)
         start = int(rng.integers(0, 4))
         assert kernels.python_sum(values, start, len(values), compensated) == sum(values[start:].tolist())
-
-
-def test_act_is_decide_with_one_draw_per_decision():
-    """Every reference heuristic's ``act`` takes one draw from its generator per decision and
-    decides with it: a twin generator with the same seed, drawn once per decision, replays it."""
-    env = bluff_envs.make(GAME, raw=True, num_players=4, max_turns=80)
-    info = GameInfo.of(env)
-    for seed, name in enumerate(HEURISTICS):
-        agent, twin = make_agent(name, info, seed), np.random.default_rng(seed)
-        env.reset(seed=seed)
-        decisions = 0
-        while not env.game_state.is_over:
-            observation = env.observe(env.agent_selection)
-            action = agent.act(observation)
-            assert action == agent.decide(observation, float(twin.random()))
-            env.step(action)
-            decisions += 1
-        assert decisions > 5 and agent.rng.random() == twin.random()  # the streams are in step
-
-
-def test_every_heuristic_has_a_batched_form_and_the_batch_is_checked():
-    info = GameInfo.of(bluff_envs.make(GAME, raw=True))
-    assert list(BATCHED) == HEURISTICS
-    actions = len(info.action_names)
-    for name in HEURISTICS:
-        assert has_batched_form(name, GAME) and has_batched_form(f"{name}#copy", GAME)
-        agent = batched_agent(name, info)
-        assert isinstance(agent, BATCHED[name]) and agent.name == name
-        obs = np.zeros((3, info.layout.size), np.float32)
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, actions - 1), np.int8), np.zeros(3))
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, actions), np.int8), np.zeros(2))
-        assert agent.act(obs, np.zeros((3, actions), np.int8), np.zeros(3)).tolist() == [-1, -1, -1]
-    other = GameInfo.of(bluff_envs.make("seven_spades", raw=True))
-    with pytest.raises(ValueError, match="plays i_doubt_it"):
-        BATCHED["honest"](other)

@@ -19,9 +19,8 @@ import pytest
 import bluff_envs
 import bluff_envs.vector
 from agents import GameInfo, make_agent
-from agents.batched import batched_agent, has_batched_form
+from agents.batched import batched_agent
 from agents.batched import seven_spades_kernels as kernels
-from agents.batched.seven_spades import BATCHED
 from agents.heuristics.seven_spades import Bluffer, Table
 from agents.registry import heuristics
 from bluff_envs.cards import SPADES, card_str
@@ -212,39 +211,3 @@ def test_bluffer_bluff_probability_for_every_history():
                 expected = bluffer.bluff_probability(table)
                 assert kernels.bluffer_bluff_probability(challenged, windows, players, params) == expected
                 assert 0.0 < expected < 1.0
-
-
-def test_act_is_decide_with_one_draw_per_decision():
-    """Every reference heuristic's ``act`` takes one draw from its generator per decision and
-    decides with it: a twin generator with the same seed, drawn once per decision, replays it."""
-    env = bluff_envs.make(GAME, raw=True, num_players=4)
-    info = GameInfo.of(env)
-    for seed, name in enumerate(HEURISTICS):
-        agent, twin = make_agent(name, info, seed), np.random.default_rng(seed)
-        env.reset(seed=seed)
-        decisions = 0
-        while not env.game_state.is_over:
-            observation = env.observe(env.agent_selection)
-            action = agent.act(observation)
-            assert action == agent.decide(observation, float(twin.random()))
-            env.step(action)
-            decisions += 1
-        assert decisions > 5 and agent.rng.random() == twin.random()  # the streams are in step
-
-
-def test_every_heuristic_has_a_batched_form_and_the_batch_is_checked():
-    info = GameInfo.of(bluff_envs.make(GAME, raw=True))
-    assert list(BATCHED) == HEURISTICS
-    for name in HEURISTICS:
-        assert has_batched_form(name, GAME) and has_batched_form(f"{name}#copy", GAME)
-        agent = batched_agent(name, info)
-        assert isinstance(agent, BATCHED[name]) and agent.name == name
-        obs = np.zeros((3, info.layout.size), np.float32)
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, 4), np.int8), np.zeros(3))
-        with pytest.raises(ValueError, match="expected obs"):
-            agent.act(obs, np.ones((3, 5), np.int8), np.zeros(2))
-        assert agent.act(obs, np.zeros((3, 5), np.int8), np.zeros(3)).tolist() == [-1, -1, -1]
-    other = GameInfo.of(bluff_envs.make("tarneeb", raw=True))
-    with pytest.raises(ValueError, match="plays seven_spades"):
-        BATCHED["honest"](other)
