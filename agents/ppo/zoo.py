@@ -6,7 +6,7 @@ the training config; ``policy.npz``), plus ``zoo.json``: where it comes from (th
 steps, the commit it was trained at) and what was measured of it (its final evaluation, its
 robustness matrix, its exploiters), so that a results table can be rebuilt from the zoo alone.
 
-``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE]``
+``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA]``
 adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them.
 """
 
@@ -44,8 +44,9 @@ def info(path: Path) -> dict[str, Any]:
     return json.loads(checkpoint.read_extra(path, "zoo.json"))
 
 
-def add(source: str | Path, name: str, extras: dict[str, Any] | None = None) -> Path:
-    """Strip the checkpoint ``source`` (or a run directory's newest) into ``zoo/<name>.zip``."""
+def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, commit: str | None = None) -> Path:
+    """Strip the checkpoint ``source`` (or a run directory's newest) into ``zoo/<name>.zip``;
+    ``commit``: the code it was trained with (default: the repository's HEAD now)."""
     if not name or not all(c.isalnum() or c in "_-" for c in name):
         raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")
     path = checkpoint.resolve(source)
@@ -57,7 +58,7 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None) -> 
         "game": meta["game"],
         "seed": meta.get("config", {}).get("seed"),
         "steps": meta["num_timesteps"],
-        "commit": _commit(),
+        "commit": commit or _commit(),
         "source": str(path),
         "final_eval": json.loads(result.read_text())["eval"] if result.is_file() else None,
         **(extras or {}),
@@ -89,6 +90,7 @@ def main() -> None:
     adding.add_argument("name")
     adding.add_argument("--robustness", type=Path, help="a robustness.json to keep with it")
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
+    adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
     sub.add_parser("list", help="the entries")
     args = parser.parse_args()
     if args.command == "add":
@@ -97,7 +99,7 @@ def main() -> None:
             extras["robustness"] = json.loads(args.robustness.read_text())
         if args.exploit:
             extras["exploit"] = json.loads(args.exploit.read_text())
-        print(add(args.source, args.name, extras))
+        print(add(args.source, args.name, extras, args.commit))
     else:
         for path in sorted(ZOO.glob("*.zip")):
             entry = info(path)

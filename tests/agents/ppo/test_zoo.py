@@ -61,3 +61,18 @@ def test_unknown_entries_and_bad_names_are_refused(a_zoo, tmp_path):
         zoo.add(tmp_path / "run", "../x")
     assert zoo.location("runs/x.zip") == "runs/x.zip"
     assert json.loads(checkpoint.read_extra(zoo.add(a_zoo, "ok"), "zoo.json"))["name"] == "ok"
+
+
+def test_the_committed_entries_play_and_carry_their_results():
+    entries = sorted(zoo.ZOO.glob("*.zip"))
+    assert entries, "the repository's zoo is empty"
+    for path in entries:
+        meta = zoo.info(path)
+        assert meta["game"] and meta["seed"] is not None and meta["commit"] and meta["final_eval"]["games"] >= 2000
+        assert {"robustness", "exploit"} <= set(meta), path.name
+        game = meta["game"]
+        env = bluff_envs.make(game, raw=True, **checkpoint.read_metadata(path)["config"]["game"]["options"])
+        agent = make_agent(f"ppo:zoo/{path.stem}", GameInfo.of(env), 0)
+        env.reset(seed=0)
+        observation = env.observe(env.agent_selection)
+        assert observation["action_mask"][agent.act(observation)]
