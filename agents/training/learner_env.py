@@ -30,6 +30,10 @@ the learner's own observation, decoded to natural units (``{"hand_sizes[0]": -0.
 0.02 per card in my hand) and ``phi = 0`` once the episode is over. Such shaping does not change
 which policies are optimal, but rewards progress long before the game's one reward at the end.
 It is off unless asked for; ``info["selfplay"]["reward"]`` is always the game's own reward.
+
+:class:`agents.training.vector_learner.VectorLearnerEnv` is the same environment for many games
+at once on the vector engine (the default of ``bluff train``); the tests hold the two equal
+step for step.
 """
 
 from __future__ import annotations
