@@ -8,13 +8,15 @@ a heuristic the kernels do not know fails there, at import.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from agents.base import GameInfo
 from agents.registry import heuristics
 
 
-class BatchedHeuristic:
+class BatchedHeuristic(ABC):
     """A batched heuristic of ``game_name``; :func:`batched_table` names the reference it batches."""
 
     game_name: str  # the game it plays
@@ -34,9 +36,9 @@ class BatchedHeuristic:
     def setup(self, game: GameInfo) -> None:
         """Build the kernels' tables for ``game``."""
 
+    @abstractmethod
     def decide(self, obs: np.ndarray, mask: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
         """Write the actions of the rows into ``out`` (the arrays are checked and contiguous)."""
-        raise NotImplementedError
 
     def act(self, obs: np.ndarray, mask: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Actions (int64 ``[B]``) for the rows ``obs`` (``[B, obs_dim]``), their masks
