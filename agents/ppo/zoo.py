@@ -7,7 +7,8 @@ steps, the commit it was trained at) and what was measured of it (its final eval
 robustness matrix, its exploiters), so that a results table can be rebuilt from the zoo alone.
 
 ``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA]``
-adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them.
+adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them; ``python -m
+agents.ppo.zoo table`` prints the results table of the README, built from the entries alone.
 """
 
 from __future__ import annotations
@@ -74,6 +75,52 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, com
     return out
 
 
+TABLE_HEADER = (
+    "| entry | seed | steps | against the heuristic field | parity | robustness: fields held | worst field "
+    "| exploiter edge (mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
+    "|---|---:|---:|---|---:|---:|---|---:|---:|---|\n"
+)
+
+
+def table(entries: list[Path] | None = None) -> str:
+    """The results table of every entry (or ``entries``), one row each, from its ``zoo.json``:
+    the final evaluation against the recipe's heuristic field (Wilson 95 % interval), the
+    robustness matrix (fields where it holds up, the worst field), the exploiters' mean edge
+    over parity against the agent and against the heuristic field, and the accuracy of its
+    uncertain challenges against the base rate of bluffs among those claims."""
+    rows = []
+    for path in sorted(entries if entries is not None else ZOO.glob("*.zip")):
+        rows.append(_row(path.stem, info(path)))
+    return TABLE_HEADER + "".join(rows)
+
+
+def _row(name: str, entry: dict[str, Any]) -> str:
+    final = entry.get("final_eval") or {}
+    interval = final.get("win_interval") or (float("nan"), float("nan"))
+    field = ", ".join(final.get("field") or ()) or "?"
+    strength = f"{final.get('win_rate', float('nan')):.3f} [{interval[0]:.3f}, {interval[1]:.3f}] vs {field}"
+    matrix = (entry.get("robustness") or {}).get("rows") or []
+    held = f"{sum(r['holds_up'] for r in matrix)} of {len(matrix)}" if matrix else "–"
+    worst = min(matrix, key=lambda r: r["edge"]) if matrix else None
+    worst_text = (f"{worst['field']}: {worst['win_rate']:.3f} [{worst['win_interval'][0]:.3f}, "
+                  f"{worst['win_interval'][1]:.3f}], parity {worst['parity']:.3f}") if worst else "–"
+    exploit = entry.get("exploit") or {}
+    runs = exploit.get("runs") or {}
+
+    def edge(against: str) -> str:
+        chosen = [r for r in runs.values() if r["against"] == against]
+        if not chosen:
+            return "–"
+        mean = sum(r["edge"] for r in chosen) / len(chosen)
+        return f"{mean:+.3f} ({len(chosen)} seed{'s' if len(chosen) > 1 else ''})"
+
+    behaviour = final.get("behaviour") or {}
+    accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
+    informed = f"{accuracy:.3f} / {base:.3f}" if accuracy is not None and base is not None else "–"
+    return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | "
+            f"{final.get('parity', float('nan')):.3f} | {held} | {worst_text} | {edge('agent')} | {edge('field')} | {informed} |\n")
+
+
 def _commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ZOO.parent, capture_output=True, text=True,
@@ -92,6 +139,7 @@ def main() -> None:
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
     adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
     sub.add_parser("list", help="the entries")
+    sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
     if args.command == "add":
         extras = {}
@@ -100,6 +148,8 @@ def main() -> None:
         if args.exploit:
             extras["exploit"] = json.loads(args.exploit.read_text())
         print(add(args.source, args.name, extras, args.commit))
+    elif args.command == "table":
+        print(table(), end="")
     else:
         for path in sorted(ZOO.glob("*.zip")):
             entry = info(path)

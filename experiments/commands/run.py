@@ -17,7 +17,7 @@ from experiments.commands import disk_errors_as_messages, trust_pickle_option
 @click.argument("experiment_path", metavar="EXPERIMENT.yaml", type=click.Path(dir_okay=False))
 @click.option("--out", "run_dir", type=click.Path(file_okay=False),
               help="Run directory (default runs/<name>). If it holds this experiment, the run resumes.")
-@click.option("--workers", type=click.IntRange(min=1, max=os.cpu_count() or 1), help="Tournament worker processes (default: all cores).")
+@click.option("--workers", type=click.IntRange(min=1, max=os.cpu_count() or 1), help="Processes for training runs (one each) and tournaments (default: all cores).")
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
 @disk_errors_as_messages
 def command(experiment_path, run_dir, workers, no_progress):

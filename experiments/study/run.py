@@ -16,9 +16,12 @@ only the games not yet recorded. A directory holding another experiment is refus
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -40,32 +43,17 @@ def run_experiment(experiment: Experiment, run_dir: str | Path, *, workers: int 
 
 def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: bool,
          echo: Callable[[str], None]) -> dict[str, Any]:
-    from agents.ppo import checkpoint
-    from agents.ppo.train import Trainer
     from experiments.study.report import write_report
     from experiments.tournament.runner import run_tournament
 
     _claim(run_dir, experiment)
     _log_session(run_dir, experiment)
     started = time.perf_counter()
+    _train_all(experiment, run_dir, workers or experiment.workers, echo)
     tournaments: dict[str, dict[str, Any]] = {}
-    stages = sum(len(g.train) + 1 for g in experiment.games)
-    stage = 0
-    for study in experiment.games:
-        checkpoints = {}
-        for agent, config in study.train.items():
-            stage += 1
-            out = inside(run_dir, study.game, "train", agent, what="trained agent name")
-            checkpoints[agent] = trained_agent_spec(run_dir, study.game, agent)
-            if (out / "result.json").exists():
-                echo(f"[{stage}/{stages}] {study.game}: {agent} already trained")
-                continue
-            resume = checkpoint.latest(out) is not None
-            echo(f"[{stage}/{stages}] {study.game}: training {agent} for {config.total_steps:,} steps"
-                 + (" (resuming)" if resume else ""))
-            Trainer(config, out, resume=resume, echo=echo).run()
-        stage += 1
-        echo(f"[{stage}/{stages}] {study.game}: tournament")
+    for n, study in enumerate(experiment.games, 1):
+        checkpoints = {agent: trained_agent_spec(run_dir, study.game, agent) for agent in study.train}
+        echo(f"[{n}/{len(experiment.games)}] {study.game}: tournament")
         config = study.tournament_config(checkpoints)
         tournaments[study.game] = run_tournament(
             config, inside(run_dir, study.game, "tournament", what="game name"), workers=workers or experiment.workers, progress=progress
@@ -73,6 +61,51 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
     summary = write_report(run_dir, experiment, tournaments)
     echo(f"report: {run_dir / 'report.md'} ({time.perf_counter() - started:.0f} s this session)")
     return summary
+
+
+def _train_all(experiment: Experiment, run_dir: Path, workers: int | None, echo: Callable[[str], None]) -> None:
+    """Every agent not yet trained, each run in its own run directory; up to ``workers``
+    (default: every core) runs at once, each in a process of its own. Each run is seeded by its
+    config alone, so the agents are the same whatever the number of processes."""
+    from agents.ppo import checkpoint
+
+    jobs = []
+    for study in experiment.games:
+        for agent, config in study.train.items():
+            out = inside(run_dir, study.game, "train", agent, what="trained agent name")
+            if (out / "result.json").exists():
+                echo(f"{study.game}: {agent} already trained")
+                continue
+            resume = checkpoint.latest(out) is not None
+            echo(f"{study.game}: training {agent} for {config.total_steps:,} steps" + (" (resuming)" if resume else ""))
+            jobs.append((config, out, resume, f"{study.game}/{agent}"))
+    processes = min(len(jobs), workers or os.cpu_count() or 1)
+    if processes <= 1:
+        for config, out, resume, _ in jobs:
+            _train(config, out, resume, echo)
+        return
+    echo(f"training {len(jobs)} agents, {processes} at a time")
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_train, config, out, resume, None, label): label for config, out, resume, label in jobs}
+        failed = []
+        for future in as_completed(futures):
+            try:
+                future.result()
+                echo(f"{futures[future]}: trained")
+            except Exception as error:  # the others go on; every failure is reported below
+                failed.append(f"{futures[future]}: {type(error).__name__}: {error}")
+    if failed:
+        raise RuntimeError("training failed for " + "; ".join(failed))
+
+
+def _train(config, out: Path, resume: bool, echo: Callable[[str], None] | None, label: str = "") -> None:
+    """One training run (in a worker process: ``echo`` None, its lines printed with ``label``)."""
+    from agents.ppo.train import Trainer
+
+    if echo is None:
+        def echo(line: str) -> None:
+            print(f"[{label}] {line}" if not line.startswith("[") else line, flush=True)
+    Trainer(config, out, resume=resume, echo=echo).run()
 
 
 def _claim(run_dir: Path, experiment: Experiment) -> None:

@@ -9,7 +9,7 @@ in a training config names feature sets of the game::
     network:
       features: [card_play]
 
-Each set is a function of the observation alone (numpy, batched), so it adds no information,
+Each set is a function of the observation alone (and of the layout's scales, to read counts) (numpy, batched), so it adds no information,
 only makes it easier to use. The same code runs inside the SB3 policy while training
 (:class:`~agents.ppo.focus_extractor.FocusExtractor`) and inside
 :class:`~agents.ppo.frozen_policy.FrozenPolicy`, which plays checkpoints without torch. A
@@ -24,11 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.training.features import tarneeb
+from agents.training.features import believe_it_or_not, i_doubt_it, seven_spades, tarneeb
 
 # game -> feature set name -> class built from the observation's field slices
 FEATURE_SETS: dict[str, dict[str, type]] = {
     "tarneeb": {"card_play": tarneeb.CardPlay},
+    "i_doubt_it": {"doubt": i_doubt_it.Doubt},
+    "believe_it_or_not": {"doubt": believe_it_or_not.Doubt},
+    "seven_spades": {"doubt": seven_spades.Doubt},
 }
 
 
@@ -39,7 +42,8 @@ class Features:
     only; :attr:`size` is how many there are.
     """
 
-    def __init__(self, game: str, names: Sequence[str], fields: Mapping[str, slice]):
+    def __init__(self, game: str, names: Sequence[str], fields: Mapping[str, slice],
+                 scales: Mapping[str, float] | None = None):
         offered = FEATURE_SETS.get(game, {})
         for name in names:
             if name not in offered:
@@ -51,7 +55,8 @@ class Features:
         self.names = tuple(names)
         self.fields = {name: slice(sl.start, sl.stop) for name, sl in fields.items()}
         try:
-            self.sets = [offered[name](self.fields) for name in self.names]
+            self.scales = {name: float(v) for name, v in (scales or {}).items()}  # the fields' scalar scales
+            self.sets = [offered[name](self.fields, self.scales) for name in self.names]
         except KeyError as missing:
             raise ValueError(f"features: the observation has no field {missing} that {game}'s feature sets read") from None
         self.size = sum(s.size for s in self.sets)
@@ -65,11 +70,13 @@ class Features:
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON) from which :meth:`from_dict` rebuilds these features."""
         return {"game": self.game, "names": list(self.names),
-                "fields": {name: [sl.start, sl.stop] for name, sl in self.fields.items()}}
+                "fields": {name: [sl.start, sl.stop] for name, sl in self.fields.items()},
+                "scales": dict(self.scales)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Features:
-        return cls(data["game"], data["names"], {name: slice(*bounds) for name, bounds in data["fields"].items()})
+        return cls(data["game"], data["names"], {name: slice(*bounds) for name, bounds in data["fields"].items()},
+                   data.get("scales"))
 
     def __repr__(self) -> str:
         return f"Features({self.game}: {', '.join(self.names)}; {self.size})"
@@ -77,4 +84,7 @@ class Features:
 
 def make_features(game: str, layout, names: Sequence[str]) -> Features | None:
     """The feature sets ``names`` for ``game`` with observation ``layout``; ``None`` for none."""
-    return Features(game, names, dict(layout.items())) if names else None
+    if not names:
+        return None
+    scales = {name: layout.scale(name) for name in layout}
+    return Features(game, names, dict(layout.items()), {k: v for k, v in scales.items() if np.ndim(v) == 0})

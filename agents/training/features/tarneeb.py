@@ -29,7 +29,7 @@ class CardPlay:
 
     FIELDS = ("phase", "hand", "played", "trick", "trick_leader", "contract_strain", "shown_out", "declarer")
 
-    def __init__(self, fields: Mapping[str, slice]):
+    def __init__(self, fields: Mapping[str, slice], scales: Mapping[str, float] | None = None):
         self.sl = {name: fields[name] for name in self.FIELDS}
         self.size = 6 * CARDS + 8 * SUITS + 5
 

@@ -77,7 +77,7 @@ BAD = [
     ({"network__focus": {"claim_rank": ["hands"]}}, "network.focus: the observation has no field 'hands'"),
     ({"network__focus": {"claim_rank": ["phase"]}}, "network.focus: 'phase' has 2 entries, not a multiple of the 13 of 'claim_rank'"),
     ({"network__focus": {"claim_rank": "hand"}}, "network.focus.claim_rank: wrong type: str 'hand'; allowed: a list of observation field names"),
-    ({"network__features": ["card_play"]}, "network.features: i_doubt_it has no feature set 'card_play' (it has: none)"),
+    ({"network__features": ["card_play"]}, "network.features: i_doubt_it has no feature set 'card_play' (it has: doubt)"),
     ({"game": {"name": "tarneeb"}, "network__features": ["card_play", "card_play"]}, "network.features: a feature set is named twice"),
     ({"opponents__sampling": "best"}, "opponents.sampling: not one of the choices: str 'best'; allowed: one of 'uniform', 'latest', 'pfsp'"),
     ({"opponents__fixed": ["nobody"]}, "opponents.fixed[0]: unknown agent 'nobody' for i_doubt_it"),

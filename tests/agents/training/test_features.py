@@ -159,3 +159,138 @@ def test_a_tarneeb_run_with_features_resumes_and_its_checkpoint_plays_as_trained
         expected, _ = model.predict(obs["observation"], action_masks=obs["action_mask"].astype(bool), deterministic=True)
         assert agent.act(obs) == int(expected)
         env.step(int(expected))
+
+
+@pytest.mark.parametrize("options", [{}, {"num_players": 3}, {"num_players": 5, "num_decks": 2}],
+                         ids=["4p", "3p", "5p-2-decks"])
+def test_doubt_features_say_what_the_i_doubt_it_heuristics_work_out(options):
+    """At every doubt window along random games: the claim is impossible exactly when the
+    heuristics' count says so (``Table.claim_impossible``, and the behaviour statistics'
+    ``provably_false``), and its probability of being false is ``counter``'s."""
+    from agents.heuristics.i_doubt_it import Table
+    from bluff_envs.i_doubt_it.behaviour import provably_false
+
+    env = bluff_envs.make("i_doubt_it", raw=True, **options)
+    game = GameInfo.of(env)
+    features = make_features("i_doubt_it", game.layout, ["doubt"])
+    again = Features.from_dict(features.to_dict())
+    rng = np.random.default_rng(1)
+    env.reset(seed=5)
+    windows = impossible = uncertain = 0
+    rows = []
+    for step in range(2500):
+        if not env.agents:
+            env.reset(seed=step)
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        obs = env.observe(agent)
+        rows.append(obs["observation"])
+        view = env.unwrapped.public_view(agent)
+        if view["phase"][1] > 0.5:
+            row = features(obs["observation"])
+            table = Table(view, game)
+            assert row[0] == 1 and row[1] * table.copies == pytest.approx(table.claim_count)
+            assert bool(row[7]) == table.claim_impossible()
+            assert bool(row[6]) == provably_false(view, game.num_players, table.copies)
+            assert row[9] == pytest.approx(table.claim_false_probability(), abs=1e-6)
+            windows += 1
+            impossible += bool(row[7])
+            uncertain += 0 < row[9] < 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert windows > 500 and impossible > 20 and uncertain > 100
+    batch = np.asarray(rows)
+    np.testing.assert_array_equal(again(batch), features(batch))
+    assert features(batch).shape == (len(rows), features.size)
+
+
+@pytest.mark.parametrize("options", [{}, {"num_players": 3, "deck": 36}, {"num_players": 5, "num_decks": 2}],
+                         ids=["4p", "3p-36", "5p-2-decks"])
+def test_doubt_features_say_what_the_believe_it_or_not_heuristics_work_out(options):
+    """At every response along random games of Believe It or Not: impossible exactly when
+    ``Table.claim_impossible``, the probability of a false play ``counter``'s, the play's size,
+    whether it led the round and whether its maker went out with it."""
+    from agents.heuristics.believe_it_or_not import RESPOND, Table
+
+    env = bluff_envs.make("believe_it_or_not", raw=True, **options)
+    game = GameInfo.of(env)
+    features = make_features("believe_it_or_not", game.layout, ["doubt"])
+    again = Features.from_dict(features.to_dict())
+    rng = np.random.default_rng(2)
+    env.reset(seed=7)
+    responses = impossible = uncertain = 0
+    rows = []
+    for step in range(3000):
+        if not env.agents:
+            env.reset(seed=step)
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        obs = env.observe(agent)
+        rows.append(obs["observation"])
+        row = features(obs["observation"])
+        table = Table(env.unwrapped.public_view(agent), game)
+        if table.maker < 0 or table.rank < 0:
+            assert not row.any()
+        elif table.phase == RESPOND:
+            assert row[0] == 1 and row[1] * table.copies == pytest.approx(table.claim_count)
+            assert bool(row[4]) == table.claim_impossible()
+            assert row[6] == pytest.approx(table.claim_false_probability(), abs=1e-6)
+            assert bool(row[7]) == table.is_lead and bool(row[9]) == table.maker_went_out
+            responses += 1
+            impossible += bool(row[4])
+            uncertain += 0 < row[6] < 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert responses > 500 and impossible > 20 and uncertain > 100
+    batch = np.asarray(rows)
+    np.testing.assert_array_equal(again(batch), features(batch))
+
+
+@pytest.mark.parametrize("options", [{}, {"num_players": 2}, {"num_players": 5, "num_decks": 2, "target": 5}],
+                         ids=["4p", "2p", "5p-2-decks-target-5"])
+def test_doubt_features_say_what_the_seven_spades_heuristics_work_out(options):
+    """Along random games of Seven Spades: the unplaced spades and cards, the heuristics'
+    conditions on rows at target−1 and on the recent challenges, and in every window whether
+    the claim is impossible and ``counter``'s probability that it is false."""
+    from agents.heuristics.seven_spades import Table
+
+    env = bluff_envs.make("seven_spades", raw=True, **options)
+    game = GameInfo.of(env)
+    features = make_features("seven_spades", game.layout, ["doubt"])
+    again = Features.from_dict(features.to_dict())
+    rng = np.random.default_rng(3)
+    env.reset(seed=9)
+    windows = 0
+    rows = []
+    for step in range(2500):
+        if not env.agents:
+            env.reset(seed=step)
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        obs = env.observe(agent)
+        rows.append(obs["observation"])
+        row = features(obs["observation"])
+        t = Table(env.unwrapped.public_view(agent), game)
+        cards, spades = t.unplaced()
+        challenged, recent = t.recent_challenges()
+        best = t.opponents_best()
+        assert row[4] * 13 * t.decks == pytest.approx(spades, abs=1e-4)
+        assert row[5] * 52 * t.decks == pytest.approx(cards, abs=1e-4)
+        assert bool(row[6]) == (t.my_row_length >= t.target - 1) and bool(row[8]) == t.drawn_spade
+        assert bool(row[7]) == (best >= t.target - 1 and t.my_row_length < best)
+        assert bool(row[10]) == (recent == len(t.history) and challenged == 0)
+        if t.in_window:
+            assert row[0] == 1 and bool(row[1]) == t.claim_impossible()
+            assert row[2] == pytest.approx(t.claim_false_probability(), abs=1e-6)
+            assert bool(row[3]) == (t.row_lengths[t.claimer] >= t.target - 1)
+            windows += 1
+        else:
+            assert not row[:4].any()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert windows > 300
+    batch = np.asarray(rows)
+    np.testing.assert_array_equal(again(batch), features(batch))

@@ -86,6 +86,26 @@ def test_a_killed_study_resumes_to_the_same_results(tmp_path, monkeypatch):
         assert len(ids) == len(set(ids)) == whole["games"][game]["tournament"]["games"]
 
 
+def test_agents_trained_in_parallel_are_the_agents_trained_one_after_another(tmp_path):
+    """With two workers the games' agents train in processes of their own, at once; each run is
+    seeded by its config alone, so the checkpoints and tournaments are the same as serially."""
+    import numpy as np
+
+    from agents.ppo import checkpoint
+
+    experiment = tiny_experiment(tmp_path, games=("i_doubt_it", "seven_spades"))
+    lines = []
+    serial = run_experiment(experiment, tmp_path / "serial", workers=1, progress=False, echo=lambda line: None)
+    parallel = run_experiment(experiment, tmp_path / "parallel", workers=2, progress=False, echo=lines.append)
+    assert any("training 2 agents, 2 at a time" in line for line in lines)
+    for game in ("i_doubt_it", "seven_spades"):
+        one, other = (checkpoint.read_policy(checkpoint.resolve(tmp_path / run / game / "train" / "ppo"))
+                      for run in ("serial", "parallel"))
+        for a, b in zip(one.weights + one.biases, other.weights + other.biases):
+            np.testing.assert_array_equal(a, b)
+        assert parallel["games"][game]["tournament"]["agents"] == serial["games"][game]["tournament"]["agents"]
+
+
 def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
     experiment = tiny_experiment(tmp_path, games=("seven_spades",))
     (tmp_path / "run").mkdir()
