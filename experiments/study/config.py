@@ -18,6 +18,15 @@
           challenger: [ppo, honest]  # a trained agent is named by its name here
           field: [random]
           deals: 20
+        robustness:                  # optional: trained agents against the standard fields
+          agents: [ppo]
+          deals: 100
+        exploit:                     # optional: best responses trained against trained agents
+          agents: [ppo]
+          steps: 1000000
+          seeds: [0, 1]
+          reference: true            # and the same recipe against the heuristic field
+          recipe: exploit/i_doubt_it.yaml   # default: experiments/exploit/<game>.yaml
 
 Everything is validated when the file is loaded, before any work, by the project's one
 loader (:mod:`agents.training.config_loader`): unknown keys, wrong types, training configs (as
@@ -27,6 +36,7 @@ once, naming its key (``games[0].train.ppo.ppo.n_steps``).
 """
 
 import copy
+import dataclasses
 from dataclasses import field
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,9 +46,11 @@ from pydantic.dataclasses import dataclass
 from agents.training.config import TrainConfig, validate_config
 from agents.training.config_loader import (
     CONFIG,
+    MAX_DEALS,
     Allowed,
     ConfigError,
     GameName,
+    Integer,
     ListOf,
     MapOf,
     SafeName,
@@ -49,6 +61,7 @@ from agents.training.config_loader import (
     load_checked,
     load_yaml,
 )
+from agents.training.exploit import EXPLOIT_STEPS
 from experiments.tournament.config import (
     Executor,
     ExecutorSpec,
@@ -66,6 +79,27 @@ SET_BY_EXPERIMENT = ("game", "options", "seed", "workers", "executor", "name")
 
 TrainSpec = Annotated[dict[str, Any], Allowed("a training config (a mapping), optionally with 'base: <file>'")]
 TournamentSpec = Annotated[dict[str, Any], Allowed("a tournament config (format, agents or challenger/field, deals, …)")]
+RECIPES = Path(__file__).resolve().parent.parent / "exploit"  # the exploit recipes, one per game
+TrainedNames = ListOf(str, min_items=1, allowed="a non-empty list of this game's trained agent names")
+
+
+@dataclass(frozen=True, config=CONFIG, kw_only=True)
+class RobustnessStep:
+    """The robustness matrix (agents/training/robustness.py) of trained agents."""
+
+    agents: TrainedNames
+    deals: Integer(1, MAX_DEALS) = 100  # duplicate deals per field
+
+
+@dataclass(frozen=True, config=CONFIG, kw_only=True)
+class ExploitStep:
+    """Exploiters (agents/training/exploit.py) of trained agents: their approximate exploitability."""
+
+    agents: TrainedNames
+    steps: Integer(1, 10**12) = EXPLOIT_STEPS  # of each exploiter
+    seeds: ListOf(Seed, min_items=1) = (0, 1)
+    reference: bool = True  # also the same recipe against the game's heuristic field
+    recipe: str | None = None  # a training config, relative to the experiment file; default experiments/exploit/<game>.yaml
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -76,6 +110,9 @@ class GameStudy:
     options: Options
     train: dict[str, TrainConfig]
     tournament: dict[str, Any]  # a tournament config, trained agents still named by name
+    robustness: RobustnessStep | None = None
+    exploit: ExploitStep | None = None
+    exploit_recipe: TrainConfig | None = None  # the exploiters' recipe, for this game's options
 
     def tournament_config(self, checkpoints: dict[str, str], *, check: bool = False, where: str = "") -> TournamentConfig:
         """The tournament, with each trained agent replaced by ``ppo:<its run directory>``."""
@@ -112,6 +149,9 @@ class Experiment:
                     "options": g.options,
                     "train": {name: config.to_dict() for name, config in g.train.items()},
                     "tournament": {**g.tournament, "options": g.options, "executor": self.executor},
+                    **({"robustness": dataclasses.asdict(g.robustness)} if g.robustness else {}),
+                    **({"exploit": {**dataclasses.asdict(g.exploit), "recipe": g.exploit_recipe.to_dict()}}
+                       if g.exploit else {}),
                 }
                 for g in self.games
             ],
@@ -136,6 +176,8 @@ class GameEntry:
     options: Options = field(default_factory=dict)
     train: MapOf(TrainSpec, allowed="a mapping of agent names to training configs") = field(default_factory=dict)
     tournament: TournamentSpec
+    robustness: RobustnessStep | None = None
+    exploit: ExploitStep | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -221,10 +263,35 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
     _, tournament_problems = validate_tournament(data, check=info is not None, where=f"{where}tournament.",
                                                  untrained=frozenset(names))
     problems += tournament_problems
+    for step in ("robustness", "exploit"):
+        chosen = getattr(found, step) if ok(step) else None
+        for agent in chosen.agents if chosen is not None else ():
+            if agent not in names:
+                problems.append(f"{where}{step}.agents: {agent!r} is not trained here; allowed: the names of this "
+                                f"game's trained agents ({', '.join(sorted(names)) or 'none'})")
+                entry_ok = False
+    recipe = None
+    if ok("exploit") and found.exploit is not None:
+        recipe, recipe_problems = _exploit_recipe(found.exploit.recipe, f"{where}exploit.recipe", base_dir, game, options)
+        problems += recipe_problems
+        entry_ok = entry_ok and recipe is not None
     if not entry_ok or tournament_problems or info is None:
         return None
     return GameStudy(game, options, trained, {**tournament, "name": game, "game": game, "options": options,
-                                              "seed": seed, "executor": executor})
+                                              "seed": seed, "executor": executor},
+                     found.robustness, found.exploit, recipe)
+
+
+def _exploit_recipe(recipe: str | None, key: str, base_dir: Path, game: str, options: dict) -> tuple[TrainConfig | None, list[str]]:
+    """The exploiters' training recipe, played in the study's game options."""
+    path = base_dir / recipe if recipe else RECIPES / f"{game}.yaml"
+    data, problems = load_yaml(path)
+    if problems:
+        return None, [f"{key}: {path}: {p}" for p in problems]
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict) or data["game"].get("name") != game:
+        return None, [f"{key}: {path} is not a training config for {game}; allowed: a training config whose game is {game}"]
+    config, found = validate_config({**data, "game": {"name": game, "options": dict(options)}})
+    return config, [f"{key}: {path}: {p}" for p in found]
 
 
 def _agent_names(game: str) -> set[str]:

@@ -14,7 +14,10 @@ from experiments.study.config import Experiment, trained_agent_spec
 from experiments.tournament.report import _pyplot, markdown, plot_head_to_head, plot_ratings, plot_win_rates
 
 
-def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, dict[str, Any]],
+                 steps: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``report.md``, its plots and ``summary.json``; ``steps``: each game's robustness matrices
+    and exploiters (``{game: {"robustness": {agent: …}, "exploit": {agent: …}}}``)."""
     run_dir = Path(run_dir)
     plots = run_dir / "plots"
     plots.mkdir(exist_ok=True)
@@ -31,7 +34,9 @@ def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, d
         "against the evaluation field while it trained, with 95 % intervals, and the parity share "
         "an agent no better than the field would get), then the tournament: standings (win rate "
         "with its Wilson 95 % interval against parity; *above* means the whole interval is above "
-        "parity), ratings, head-to-head shares and the agents' bluffing and challenging.",
+        "parity), ratings, head-to-head shares and the agents' bluffing and challenging; where the "
+        "study asks for them, each trained agent's robustness matrix (the standard fields, fresh "
+        "duplicate deals) and its exploiters (best responses trained against it: the edge over parity).",
         "",
     ]
     for study in experiment.games:
@@ -39,7 +44,8 @@ def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, d
         names = {trained_agent_spec(run_dir, game, agent): agent for agent in study.train}
         training = {agent: _training(run_dir / game / "train" / agent) for agent in study.train}
         tournament = _renamed(tournaments[game], names)
-        summary["games"][game] = {"options": study.options, "training": training, "tournament": tournament}
+        extra = (steps or {}).get(game, {})
+        summary["games"][game] = {"options": study.options, "training": training, "tournament": tournament, **extra}
         lines += [f"## {game}", ""]
         if training:
             curve = plots / f"{game}_learning.png"
@@ -65,6 +71,10 @@ def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, d
         body = body.split("\n", 1)[1]  # its title: this section's heading says it
         body = body.replace("\n## ", "\n#### ")
         lines += [body, ""]
+        for agent in extra.get("robustness", {}):
+            lines += [f"### Robustness of {agent}", "", (run_dir / game / "robustness" / agent / "robustness.md").read_text(), ""]
+        for agent in extra.get("exploit", {}):
+            lines += [f"### Exploiters of {agent}", "", (run_dir / game / "exploit" / agent / "exploit.md").read_text(), ""]
     (run_dir / "report.md").write_text("\n".join(lines) + "\n")
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
     return summary

@@ -51,6 +51,7 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
     started = time.perf_counter()
     _train_all(experiment, run_dir, workers or experiment.workers, echo)
     tournaments: dict[str, dict[str, Any]] = {}
+    steps: dict[str, dict[str, Any]] = {}  # each game's robustness matrices and exploiters
     for n, study in enumerate(experiment.games, 1):
         checkpoints = {agent: trained_agent_spec(run_dir, study.game, agent) for agent in study.train}
         echo(f"[{n}/{len(experiment.games)}] {study.game}: tournament")
@@ -58,7 +59,9 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
         tournaments[study.game] = run_tournament(
             config, inside(run_dir, study.game, "tournament", what="game name"), workers=workers or experiment.workers, progress=progress
         )
-    summary = write_report(run_dir, experiment, tournaments)
+        steps[study.game] = _robustness(study, run_dir, experiment.seed, checkpoints, echo)
+        steps[study.game].update(_exploit(study, run_dir, checkpoints, echo))
+    summary = write_report(run_dir, experiment, tournaments, steps)
     echo(f"report: {run_dir / 'report.md'} ({time.perf_counter() - started:.0f} s this session)")
     return summary
 
@@ -96,6 +99,46 @@ def _train_all(experiment: Experiment, run_dir: Path, workers: int | None, echo:
                 failed.append(f"{futures[future]}: {type(error).__name__}: {error}")
     if failed:
         raise RuntimeError("training failed for " + "; ".join(failed))
+
+
+def _robustness(study, run_dir: Path, seed: int, checkpoints: dict[str, str], echo: Callable[[str], None]) -> dict[str, Any]:
+    """The robustness matrix of each agent the study names, kept in ``<game>/robustness/<agent>/``
+    (a finished matrix is not played again); the experiment's seed picks the deals."""
+    from agents.training.robustness import markdown, robustness_matrix
+
+    found: dict[str, Any] = {}
+    step = study.robustness
+    for agent in step.agents if step is not None else ():
+        out = inside(run_dir, study.game, "robustness", agent, what="trained agent name")
+        path = out / "robustness.json"
+        if not path.exists():
+            echo(f"{study.game}: robustness of {agent} ({step.deals} deals per field)")
+            rows = robustness_matrix(study.game, study.options, checkpoints[agent], deals=step.deals, seed=seed)
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "robustness.md").write_text(markdown(rows, agent))
+            path.write_text(json.dumps({"agent": agent, "game": study.game, "options": study.options,
+                                        "deals": step.deals, "seed": seed, "rows": [r.to_dict() for r in rows]},
+                                       indent=2) + "\n")
+        found.setdefault("robustness", {})[agent] = json.loads(path.read_text())
+    return found
+
+
+def _exploit(study, run_dir: Path, checkpoints: dict[str, str], echo: Callable[[str], None]) -> dict[str, Any]:
+    """The exploiters of each agent the study names, in ``<game>/exploit/<agent>/`` (finished
+    exploiters are kept, an interrupted one resumes)."""
+    step = study.exploit
+    if step is None:
+        return {}
+    from agents.ppo.exploit import exploit
+
+    found = {}
+    for agent in step.agents:
+        out = inside(run_dir, study.game, "exploit", agent, what="trained agent name")
+        echo(f"{study.game}: exploiters of {agent} ({step.steps:,} steps, seeds {list(step.seeds)})")
+        summary = exploit(checkpoints[agent], study.exploit_recipe, out, seeds=step.seeds, steps=step.steps,
+                          reference=step.reference, echo=echo)
+        found[agent] = {**summary, "agent": agent}
+    return {"exploit": found}
 
 
 def _train(config, out: Path, resume: bool, echo: Callable[[str], None] | None, label: str = "") -> None:

@@ -106,6 +106,50 @@ def test_agents_trained_in_parallel_are_the_agents_trained_one_after_another(tmp
         assert parallel["games"][game]["tournament"]["agents"] == serial["games"][game]["tournament"]["agents"]
 
 
+def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
+    """``robustness`` and ``exploit`` steps: the trained agent against the standard fields and
+    a best response trained against it, both in the report and the summary; run again, nothing
+    is played or trained twice."""
+    recipe = {"game": {"name": "seven_spades", "options": {}}, **TINY_TRAINING,
+              "opponents": {"fixed": ["honest"], "snapshot_every": 0}, "eval": {"every": 0, "deals": 1, "opponents": ["honest"]}}
+    (tmp_path / "exploit.yaml").write_text(yaml.safe_dump(recipe))
+    entry = {"game": "seven_spades", "options": {"num_players": 3}, "train": {"ppo": TINY_TRAINING},
+             "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1},
+             "robustness": {"agents": ["ppo"], "deals": 1},
+             "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": False, "recipe": "exploit.yaml"}}
+    path = tmp_path / "steps.yaml"
+    path.write_text(yaml.safe_dump({"name": "steps", "seed": 3, "workers": 1, "games": [entry]}))
+    experiment = load_experiment(path)
+    assert experiment.games[0].exploit_recipe.game.options == {"num_players": 3}  # played in the study's options
+    run = tmp_path / "run"
+    summary = run_experiment(experiment, run, progress=False, echo=lambda line: None)
+    game = summary["games"]["seven_spades"]
+    rows = game["robustness"]["ppo"]["rows"]
+    assert {"honest x2", "random x2", "self x2", "never + always challenge"} <= {r["field"] for r in rows}
+    assert all(r["games"] == 3 and 0 <= r["win_rate"] <= 1 for r in rows)  # 1 deal in 3 rotations
+    runs = game["exploit"]["ppo"]["runs"]
+    assert list(runs) == ["vs_agent_seed0"] and runs["vs_agent_seed0"]["games"] >= 3
+    report = (run / "report.md").read_text()
+    assert "### Robustness of ppo" in report and "### Exploiters of ppo" in report and "| self x2 |" in report
+    lines = []
+    again = run_experiment(experiment, run, progress=False, echo=lines.append)
+    assert not any("robustness of" in line or "exploiter vs_agent" in line for line in lines)
+    assert again["games"]["seven_spades"]["robustness"] == game["robustness"]
+
+
+def test_study_steps_name_trained_agents(tmp_path):
+    entry = {"game": "seven_spades", "train": {"ppo": TINY_TRAINING},
+             "tournament": {"format": "round_robin", "agents": ["ppo", "honest"], "deals": 1},
+             "robustness": {"agents": ["honest"]}, "exploit": {"agents": ["ppo"], "recipe": "missing.yaml"}}
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump({"name": "bad", "games": [entry]}))
+    with pytest.raises(ConfigError) as error:
+        load_experiment(path)
+    text = str(error.value)
+    assert "games[0].robustness.agents: 'honest' is not trained here; allowed: the names of this game's trained agents (ppo)" in text
+    assert "games[0].exploit.recipe:" in text and "missing.yaml" in text
+
+
 def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
     experiment = tiny_experiment(tmp_path, games=("seven_spades",))
     (tmp_path / "run").mkdir()
