@@ -76,10 +76,11 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, com
 
 
 TABLE_HEADER = (
-    "| entry | seed | steps | against the heuristic field | parity | robustness: fields held | worst field "
+    "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
     "| exploiter edge (mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
-    "|---|---:|---:|---|---:|---:|---|---:|---:|---|\n"
+    "|---|---:|---:|---|---|---:|---|---:|---:|---|\n"
 )
+DIAGNOSTICS = ("random", "always_challenge", "never_challenge")  # fields of these are not "heuristic fields"
 
 
 def table(entries: list[Path] | None = None) -> str:
@@ -98,12 +99,14 @@ def _row(name: str, entry: dict[str, Any]) -> str:
     final = entry.get("final_eval") or {}
     interval = final.get("win_interval") or (float("nan"), float("nan"))
     field = ", ".join(final.get("field") or ()) or "?"
-    strength = f"{final.get('win_rate', float('nan')):.3f} [{interval[0]:.3f}, {interval[1]:.3f}] vs {field}"
+    strength = (f"{final.get('win_rate', float('nan')):.3f} [{interval[0]:.3f}, {interval[1]:.3f}] vs {field}, "
+                f"parity {final.get('parity', float('nan')):.3f}")
     matrix = (entry.get("robustness") or {}).get("rows") or []
     held = f"{sum(r['holds_up'] for r in matrix)} of {len(matrix)}" if matrix else "–"
     worst = min(matrix, key=lambda r: r["edge"]) if matrix else None
-    worst_text = (f"{worst['field']}: {worst['win_rate']:.3f} [{worst['win_interval'][0]:.3f}, "
-                  f"{worst['win_interval'][1]:.3f}], parity {worst['parity']:.3f}") if worst else "–"
+    heuristic = [r for r in matrix if all(":" not in a and "#" not in a and a not in DIAGNOSTICS for a in r["agents"])]
+    strongest = min(heuristic, key=lambda r: r["edge"]) if heuristic else None
+    worst_text, strongest_text = _field_text(worst), _field_text(strongest)
     exploit = entry.get("exploit") or {}
     runs = exploit.get("runs") or {}
 
@@ -117,8 +120,17 @@ def _row(name: str, entry: dict[str, Any]) -> str:
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
     informed = f"{accuracy:.3f} / {base:.3f}" if accuracy is not None and base is not None else "–"
-    return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | "
-            f"{final.get('parity', float('nan')):.3f} | {held} | {worst_text} | {edge('agent')} | {edge('field')} | {informed} |\n")
+    return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | {strongest_text} | "
+            f"{held} | {worst_text} | {edge('agent')} | {edge('field')} | {informed} |\n")
+
+
+def _field_text(row: dict[str, Any] | None) -> str:
+    """A matrix row as ``field: win [lo, hi] vs parity p (above|level|below)``."""
+    if row is None:
+        return "–"
+    lo, hi = row["win_interval"]
+    where = "above" if lo > row["parity"] else "below" if hi < row["parity"] else "level"
+    return f"{row['field']}: {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] vs {row['parity']:.3f} ({where})"
 
 
 def _commit() -> str | None:

@@ -149,13 +149,17 @@ class Experiment:
                     "options": g.options,
                     "train": {name: config.to_dict() for name, config in g.train.items()},
                     "tournament": {**g.tournament, "options": g.options, "executor": self.executor},
-                    **({"robustness": dataclasses.asdict(g.robustness)} if g.robustness else {}),
-                    **({"exploit": {**dataclasses.asdict(g.exploit), "recipe": g.exploit_recipe.to_dict()}}
-                       if g.exploit else {}),
+                    **({"robustness": _plain(g.robustness)} if g.robustness else {}),
+                    **({"exploit": {**_plain(g.exploit), "recipe": g.exploit_recipe.to_dict()}} if g.exploit else {}),
                 }
                 for g in self.games
             ],
         }
+
+
+def _plain(step: Any) -> dict[str, Any]:
+    """A step's settings as plain YAML data (lists, not tuples)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(step).items()}
 
 
 @dataclass(frozen=True, config=CONFIG, kw_only=True)

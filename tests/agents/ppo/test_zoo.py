@@ -76,3 +76,28 @@ def test_the_committed_entries_play_and_carry_their_results():
         env.reset(seed=0)
         observation = env.observe(env.agent_selection)
         assert observation["action_mask"][agent.act(observation)]
+
+
+def test_the_results_table_is_built_from_the_entries_alone(a_zoo):
+    row = {"field": "honest x2", "agents": ["honest", "honest"], "games": 300, "win_rate": 0.41,
+           "win_interval": [0.36, 0.47], "parity": 1 / 3, "edge": 0.41 - 1 / 3, "holds_up": True}
+    selfish = {**row, "field": "self x2", "agents": ["ppo:x#copy1", "ppo:x#copy2"], "win_rate": 0.2,
+               "win_interval": [0.16, 0.25], "edge": 0.2 - 1 / 3, "holds_up": False}
+    runs = {"vs_agent_seed0": {"against": "agent", "edge": 0.05}, "vs_agent_seed1": {"against": "agent", "edge": 0.07},
+            "vs_field_seed0": {"against": "field", "edge": 0.01}}
+    entry = zoo.add(a_zoo, "tiny", {"robustness": {"rows": [row, selfish]}, "exploit": {"runs": runs}})
+    table = zoo.table([entry])
+    header, rule, line = table.splitlines()
+    assert header.count("|") == rule.count("|") == line.count("|")
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[0] == "`tiny`" and cells[1] == "0"
+    assert cells[4] == "honest x2: 0.410 [0.360, 0.470] vs 0.333 (above)"  # self x2 is no heuristic field
+    assert cells[5] == "1 of 2" and cells[6] == "self x2: 0.200 [0.160, 0.250] vs 0.333 (below)"
+    assert cells[7] == "+0.060 (2 seeds)" and cells[8] == "+0.010 (1 seed)"
+
+
+def test_the_readme_results_table_is_the_zoo_table():
+    readme = (zoo.ZOO.parent / "README.md").read_text()
+    start, end = "<!-- zoo table: python -m agents.ppo.zoo table -->\n", "<!-- end of zoo table -->"
+    assert start in readme and end in readme
+    assert readme.split(start, 1)[1].split(end, 1)[0] == zoo.table()
