@@ -14,6 +14,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from agents.training.features.counting import hypergeometric, log_factorials
+
 RESPOND = 2  # phase one-hot: name, build, respond
 BLUFF_WITHOUT, EXTRA_BLUFF, BLUFF_SIZES = 0.25, 0.1, (0.6, 0.25, 0.1, 0.05)  # Table.claim_false_probability
 
@@ -36,7 +38,7 @@ class Doubt:
         self.copies = int(round(scales["hand"]))
         self.deck = int(round(scales["hand_sizes"]))
         self.cap = int(round(scales["last_play_size"]))
-        self.log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, self.deck + 2)))])
+        self.log_factorial = log_factorials(self.deck + 1)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         sl, n, b, copies = self.sl, self.n, x.shape[0], self.copies
@@ -81,13 +83,7 @@ class Doubt:
         bluff_without = np.minimum(0.95, BLUFF_WITHOUT * weight)
         extra = np.minimum(0.95, EXTRA_BLUFF * weight)
         successes = np.clip(successes, 0, None)
-        log_total = self._log_comb(population, draws)
-        holding = []
-        for k in range(self.copies + 1):
-            ok = (k <= successes) & (k <= draws) & (draws - k <= population - successes)
-            terms = self._log_comb(successes, k) + self._log_comb(population - successes, draws - k) - log_total
-            holding.append(np.where(ok, np.exp(np.where(ok, terms, 0.0)), 0.0))
-        holding = np.stack(holding, axis=1)
+        holding = hypergeometric(self.log_factorial, population, successes, draws, self.copies)
         none = holding[:, 0]
         condition = lead & (np.minimum(successes, draws) >= 1) & (none < 1.0)
         scaled = holding / np.where(condition, 1.0 - none, 1.0)[:, None]
@@ -102,11 +98,3 @@ class Doubt:
             true += np.where(k >= c, holding[:, k] * (1.0 - extra) * np.where(k == c, 1.0, 0.5), 0.0)
         total = false + true
         return np.where(total > 0, false / np.where(total > 0, total, 1.0), 0.0)
-
-    def _log_comb(self, n, k):
-        """log C(n, k) for integer-valued float arrays; -inf where k < 0 or k > n."""
-        n, k = np.asarray(n, np.float64), np.broadcast_to(np.asarray(k, np.float64), np.shape(n))
-        ok = (k >= 0) & (k <= n) & (n >= 0)
-        ni, ki = np.where(ok, n, 0).astype(np.int64), np.where(ok, k, 0).astype(np.int64)
-        lf = self.log_factorial
-        return np.where(ok, lf[ni] - lf[ki] - lf[ni - ki], -np.inf)

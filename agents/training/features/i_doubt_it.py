@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from agents.training.features.counting import hypergeometric, log_factorials
+
 RANKS = 13
 EXTRA_CARD = 0.1  # the heuristics' chance that a true claim carries one extra card (Table.claim_false_probability)
 WINDOW = 1  # phase one-hot: play, doubt window
@@ -36,7 +38,7 @@ class Doubt:
         self.n = fields["hand_sizes"].stop - fields["hand_sizes"].start
         self.copies = int(round(scales["hand"]))  # copies of a rank: the hand's scale
         self.deck = int(round(scales["hand_sizes"]))  # cards in the deck
-        self.log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, self.deck + 2)))])
+        self.log_factorial = log_factorials(self.deck + 1)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         sl, n, b, copies = self.sl, self.n, x.shape[0], self.copies
@@ -64,17 +66,11 @@ class Doubt:
 
     def _false_probability(self, unseen, claimer, unplaced, count):
         """P(false) of ``Table.claim_false_probability`` for every row, in float64 (a feature,
-        not a decision: log-gamma terms rather than the heuristic's exact integers)."""
+        not a decision: log-factorials rather than the heuristic's exact integers)."""
         population = unseen.sum(axis=1)
         draws = (unseen * claimer).sum(axis=1)
-        successes = np.clip(np.minimum(unplaced, population), 0, None)
-        log_total = self._log_comb(population, draws)
-        holding = []
-        for k in range(self.copies + 1):
-            ok = (k <= successes) & (k <= draws) & (draws - k <= population - successes)
-            terms = self._log_comb(successes, k) + self._log_comb(population - successes, draws - k) - log_total
-            holding.append(np.where(ok, np.exp(np.where(ok, terms, 0.0)), 0.0))
-        holding = np.stack(holding, axis=1)  # [b, k]
+        successes = np.minimum(unplaced, population)
+        holding = hypergeometric(self.log_factorial, population, successes, draws, self.copies)  # [b, k]
         c = count.astype(int)
         rows = np.arange(len(c))
         at = lambda k: np.where((k >= 0) & (k <= self.copies), holding[rows, np.clip(k, 0, self.copies)], 0.0)
@@ -82,11 +78,3 @@ class Doubt:
         true = (1.0 - EXTRA_CARD) * (holding * (np.arange(self.copies + 1)[None, :] >= c[:, None])).sum(axis=1)
         total = false + true
         return np.where(total > 0, false / np.where(total > 0, total, 1.0), 1.0)
-
-    def _log_comb(self, n, k):
-        """log C(n, k) for integer-valued float arrays; -inf where k < 0 or k > n."""
-        n, k = np.asarray(n, np.float64), np.broadcast_to(np.asarray(k, np.float64), np.shape(n))
-        ok = (k >= 0) & (k <= n) & (n >= 0)
-        ni, ki = np.where(ok, n, 0).astype(np.int64), np.where(ok, k, 0).astype(np.int64)
-        lf = self.log_factorial
-        return np.where(ok, lf[ni] - lf[ki] - lf[ni - ki], -np.inf)
