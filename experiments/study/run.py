@@ -6,11 +6,15 @@ The run directory::
     run.json                    seed, library versions, one entry per session (start, resume)
     <game>/train/<agent>/       each training run (see agents.ppo.train)
     <game>/tournament/          each tournament (see experiments.tournament.runner)
+    <game>/robustness/<agent>/  a trained agent's robustness matrix, where the study asks for it
+    <game>/exploit/<agent>/     its exploiters (see agents.ppo.exploit), where the study asks for them
     report.md, summary.json, plots/
 
-Running again in the same directory continues where the last session stopped: finished
-training runs are kept, unfinished ones resume from their newest checkpoint, tournaments play
-only the games not yet recorded. A directory holding another experiment is refused.
+The agents are trained first, up to ``workers`` runs at once in processes of their own; then,
+game by game, the tournament, the robustness matrices and the exploiters. Running again in the
+same directory continues where the last session stopped: finished training runs, matrices and
+exploiters are kept, unfinished runs resume from their newest checkpoint, tournaments play only
+the games not yet recorded. A directory holding another experiment is refused.
 """
 
 from __future__ import annotations
