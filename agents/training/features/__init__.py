@@ -9,7 +9,8 @@ in a training config names feature sets of the game::
     network:
       features: [card_play]
 
-Each set is a function of the observation alone (and of the layout's scales, to read counts) (numpy, batched), so it adds no information,
+Each set is a function of the observation alone (numpy, batched; counts read through the
+layout's scales, saved with the features), so it adds no information,
 only makes it easier to use. The same code runs inside the SB3 policy while training
 (:class:`~agents.ppo.focus_extractor.FocusExtractor`) and inside
 :class:`~agents.ppo.frozen_policy.FrozenPolicy`, which plays checkpoints without torch. A
