@@ -161,6 +161,22 @@ def test_a_tarneeb_run_with_features_resumes_and_its_checkpoint_plays_as_trained
         env.step(int(expected))
 
 
+def random_play(env, steps: int, seed: int, reset_seed: int):
+    """(observation, decoded view) of the acting player at every decision of random legal play."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=reset_seed)
+    for step in range(steps):
+        if not env.agents:
+            env.reset(seed=step)
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        obs = env.observe(agent)
+        yield obs, env.unwrapped.public_view(agent)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 @pytest.mark.parametrize("options", [{}, {"num_players": 3}, {"num_players": 5, "num_decks": 2}],
                          ids=["4p", "3p", "5p-2-decks"])
 def test_doubt_features_say_what_the_i_doubt_it_heuristics_work_out(options):
@@ -174,20 +190,10 @@ def test_doubt_features_say_what_the_i_doubt_it_heuristics_work_out(options):
     game = GameInfo.of(env)
     features = make_features("i_doubt_it", game.layout, ["doubt"])
     again = Features.from_dict(features.to_dict())
-    rng = np.random.default_rng(1)
-    env.reset(seed=5)
     windows = impossible = uncertain = 0
     rows = []
-    for step in range(2500):
-        if not env.agents:
-            env.reset(seed=step)
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        obs = env.observe(agent)
+    for obs, view in random_play(env, 2500, seed=1, reset_seed=5):
         rows.append(obs["observation"])
-        view = env.unwrapped.public_view(agent)
         if view["phase"][1] > 0.5:
             row = features(obs["observation"])
             table = Table(view, game)
@@ -198,7 +204,6 @@ def test_doubt_features_say_what_the_i_doubt_it_heuristics_work_out(options):
             windows += 1
             impossible += bool(row[7])
             uncertain += 0 < row[9] < 1
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert windows > 500 and impossible > 20 and uncertain > 100
     batch = np.asarray(rows)
     np.testing.assert_array_equal(again(batch), features(batch))
@@ -217,21 +222,12 @@ def test_doubt_features_say_what_the_believe_it_or_not_heuristics_work_out(optio
     game = GameInfo.of(env)
     features = make_features("believe_it_or_not", game.layout, ["doubt"])
     again = Features.from_dict(features.to_dict())
-    rng = np.random.default_rng(2)
-    env.reset(seed=7)
     responses = impossible = uncertain = 0
     rows = []
-    for step in range(3000):
-        if not env.agents:
-            env.reset(seed=step)
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        obs = env.observe(agent)
+    for obs, view in random_play(env, 3000, seed=2, reset_seed=7):
         rows.append(obs["observation"])
         row = features(obs["observation"])
-        table = Table(env.unwrapped.public_view(agent), game)
+        table = Table(view, game)
         if table.maker < 0 or table.rank < 0:
             assert not row.any()
         elif table.phase == RESPOND:
@@ -242,7 +238,6 @@ def test_doubt_features_say_what_the_believe_it_or_not_heuristics_work_out(optio
             responses += 1
             impossible += bool(row[4])
             uncertain += 0 < row[6] < 1
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert responses > 500 and impossible > 20 and uncertain > 100
     batch = np.asarray(rows)
     np.testing.assert_array_equal(again(batch), features(batch))
@@ -260,21 +255,12 @@ def test_doubt_features_say_what_the_seven_spades_heuristics_work_out(options):
     game = GameInfo.of(env)
     features = make_features("seven_spades", game.layout, ["doubt"])
     again = Features.from_dict(features.to_dict())
-    rng = np.random.default_rng(3)
-    env.reset(seed=9)
     windows = 0
     rows = []
-    for step in range(2500):
-        if not env.agents:
-            env.reset(seed=step)
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        obs = env.observe(agent)
+    for obs, view in random_play(env, 2500, seed=3, reset_seed=9):
         rows.append(obs["observation"])
         row = features(obs["observation"])
-        t = Table(env.unwrapped.public_view(agent), game)
+        t = Table(view, game)
         cards, spades = t.unplaced()
         challenged, recent = t.recent_challenges()
         best = t.opponents_best()
@@ -290,7 +276,6 @@ def test_doubt_features_say_what_the_seven_spades_heuristics_work_out(options):
             windows += 1
         else:
             assert not row[:4].any()
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert windows > 300
     batch = np.asarray(rows)
     np.testing.assert_array_equal(again(batch), features(batch))
