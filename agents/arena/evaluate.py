@@ -19,7 +19,7 @@ from bluff_envs.records import GameRecord
 
 
 def play_games(game: str, options: dict[str, Any], lineups: Sequence[Sequence[str]], deals: int, seed: int,
-               seating: str = "rotations", workers: int | None = 1, executor: Executor | None = None,
+               seating: str = "balanced", workers: int | None = 1, executor: Executor | None = None,
                engine: str = "auto") -> list[GameResult]:
     """Every game of ``lineups`` on ``deals`` duplicate deals, each in every ``seating``, on
     ``engine`` (see :mod:`agents.arena.schedule`: the same results either way)."""
@@ -35,7 +35,7 @@ def play_games(game: str, options: dict[str, Any], lineups: Sequence[Sequence[st
 
 
 def evaluate(game: str, lineup: list[str], *, options: dict[str, Any] | None = None, deals: int = 50,
-             seed: int = 0, seating: str = "rotations", workers: int | None = 1, executor=None,
+             seed: int = 0, seating: str = "balanced", workers: int | None = 1, executor=None,
              engine: str = "auto") -> dict[str, Any]:
     """Play ``deals`` duplicate deals of one line-up (an agent spec per seat), each deal in every
     seating, and return ``{"games": n, "agents": {spec: standings}, "head_to_head": ...}``;

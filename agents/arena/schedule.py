@@ -9,10 +9,19 @@ A **line-up** is the agent spec of every seat. Formats:
   with repetition when the field is smaller than that);
 * explicit ``lineups``.
 
-A **deal** is one seeded deck. Each deal is played by every line-up in every **seating**: the
-``n`` cyclic rotations of the line-up over the seats (or every permutation, with
-``seating: permutations``; or only as given, with ``fixed``), duplicates removed. So each
-agent gets each seat with the same cards, and the luck of the deal cancels.
+A **deal** is one seeded deck. Each deal is played by every line-up in every **seating**,
+duplicates removed, so each agent gets each seat with the same cards and the luck of the deal
+cancels:
+
+* ``balanced`` (the default): the ``n`` cyclic rotations of one order of the line-up around
+  the table, a different order for each deal in turn. A rotation keeps who sits after whom,
+  and in these games that matters (in I Doubt It the player after you is the first to doubt
+  your claim): the orders, the line-up's seats other than the first permuted every way that
+  keeps partners partners, taken deal by deal, give every agent every neighbour equally often
+  (exactly so when the deals are a multiple of the orders: 6 for four players, 2 for three);
+* ``rotations``: the rotations of the line-up as given, the same order on every deal;
+* ``permutations``: every permutation (``n!`` games a deal);
+* ``fixed``: only as given.
 
 Every game has an id and seeds that depend only on the tournament seed and the game's place
 in the schedule (line-up, deal, seating), never on the order or the worker it runs in, nor on
@@ -29,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-SEATINGS = ("rotations", "permutations", "fixed")
+SEATINGS = ("balanced", "rotations", "permutations", "fixed")
 ENGINES = ("auto", "vector", "reference")
 # partnerships by game: the seats that share a result (all other games: every seat alone)
 
@@ -94,13 +103,17 @@ def _seat_teams(teams, team_agents, num_players) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def seatings(lineup: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
-    """The distinct arrangements of a line-up over the seats, the line-up itself first."""
+def seatings(lineup: tuple[str, ...], how: str, deal: int = 0, teams: tuple[tuple[int, ...], ...] = ()) -> list[tuple[str, ...]]:
+    """The distinct arrangements of a line-up over the seats for deal number ``deal`` (only
+    ``balanced`` depends on it, and on the partnerships ``teams``), the first one first."""
     n = len(lineup)
     if how == "fixed":
         arrangements = [lineup]
     elif how == "rotations":
-        arrangements = [lineup[n - k:] + lineup[: n - k] for k in range(n)]
+        arrangements = rotations(lineup)
+    elif how == "balanced":
+        orders = table_orders(lineup, teams)
+        arrangements = rotations(orders[deal % len(orders)])
     elif how == "permutations":
         arrangements = [tuple(lineup[i] for i in p) for p in itertools.permutations(range(n))]
     else:
@@ -108,17 +121,39 @@ def seatings(lineup: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(arrangements))
 
 
+def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The ``n`` cyclic rotations of a line-up, itself first."""
+    n = len(lineup)
+    return [lineup[n - k:] + lineup[: n - k] for k in range(n)]
+
+
+def table_orders(lineup: tuple[str, ...], teams: tuple[tuple[int, ...], ...] = ()) -> list[tuple[str, ...]]:
+    """The distinct orders of a line-up around the table (arrangements up to rotation), the
+    line-up itself first: seat 0 kept, the other seats permuted every way that maps each
+    partnership of ``teams`` onto a partnership (no teams: every seat alone)."""
+    n = len(lineup)
+    blocks = [frozenset(t) for t in teams] or [frozenset((s,)) for s in range(n)]
+    orders: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for rest in itertools.permutations(range(1, n)):
+        p = (0, *rest)
+        if any(frozenset(p[s] for s in block) not in blocks for block in blocks):
+            continue
+        order = tuple(lineup[i] for i in p)
+        orders.setdefault(min(rotations(order)), order)
+    return list(orders.values())
+
+
 def schedule(game: str, options: dict[str, Any], all_lineups: list[tuple[str, ...]], deals: int, seed: int,
-             seating: str = "rotations", engine: str = "auto") -> list[GameTask]:
+             seating: str = "balanced", engine: str = "auto") -> list[GameTask]:
     """Every game of the tournament, deal by deal (so a partial run is balanced)."""
     if engine not in ENGINES:
         raise ValueError(f"engine={engine!r} is not known; allowed: {', '.join(ENGINES)}")
     tasks = []
-    arranged = [seatings(lineup, seating) for lineup in all_lineups]
+    teams = partnerships(game, len(all_lineups[0])) if seating == "balanced" and all_lineups else ()
     for deal in range(deals):
         deal_seed = derive_seed(seed, 0, deal)  # the same deal for every line-up and seating
-        for l, arrangements in enumerate(arranged):
-            for s, seats in enumerate(arrangements):
+        for l, lineup in enumerate(all_lineups):
+            for s, seats in enumerate(seatings(lineup, seating, deal, teams)):
                 agent_seeds = tuple(derive_seed(seed, 1, l, deal, s, seat) for seat in range(len(seats)))
                 tasks.append(
                     GameTask(f"L{l:03d}-D{deal:06d}-S{s:02d}", game, options, seats, deal_seed, agent_seeds, l, deal, s,

@@ -113,7 +113,7 @@ class LeagueSection:
 @dataclass(frozen=True, config=CONFIG)
 class EvalSection:
     every: Every = 200_000  # steps between evaluations; 0: at the end only
-    deals: Integer(1, MAX_DEALS) = 50  # duplicate deals, each played in every seat rotation
+    deals: Integer(1, MAX_DEALS) = 50  # duplicate deals, each played in every seat rotation (balanced seating)
     final_deals: Integer(0, MAX_DEALS) = 0  # the evaluation at the end; 0: as many as deals
     opponents: ListOf(AgentSpec, min_items=1) = ("random",)  # the field, seated in turn around the learner
     seed: Seed = 2024

@@ -3,8 +3,9 @@
 The learner (``ppo:<checkpoint>``) and the field make one line-up: the learner at seat 0 (and,
 in a partnership game, at its partner's seat too: a trained partnership), the field's agents
 in the other seats in turn. The tournament engine plays every deal in every rotation of that
-line-up (duplicate deals: each seat gets the same cards, so the luck of the deal cancels out)
-and its statistics give the win rate with its Wilson interval, the parity share and the mean
+line-up (duplicate deals: each seat gets the same cards, so the luck of the deal cancels out),
+the field's order around the table changing deal by deal (``balanced`` seating: who sits
+after the learner matters, and no one field agent is always its neighbour), and its statistics give the win rate with its Wilson interval, the parity share and the mean
 reward with a deal-bootstrap interval. The behaviour statistics of ``bluff_envs.behaviour``
 (bluff rate, challenge accuracy, …) come from the same game records.
 """
@@ -86,7 +87,7 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
     game = GameInfo.of(bluff_envs.make(game_name, raw=True, **options))
     me = learner + LEARNER
     seatings = lineups(game, me, opponents)
-    results = play_games(game_name, options, seatings, deals, seed, "rotations", workers, engine=engine)
+    results = play_games(game_name, options, seatings, deals, seed, "balanced", workers, engine=engine)
     agents = stats.agent_order(results, seatings[0])
     table = stats.standings(results, agents, seed=seed)
     rates = _behaviour([r.record for r in results])

@@ -10,7 +10,7 @@
     # gauntlet:  challenger: honest  (or a list)   field: [random]
     # lineups:   lineups: [[honest, random, random, random], ...]
     deals: 100                     # seeded decks; each is played by every line-up in every seating
-    seating: rotations             # rotations | permutations | fixed
+    seating: balanced              # balanced | rotations | permutations | fixed
     seed: 0
     workers: null                  # worker processes (at most this machine's cores); null: all cores
     executor: local                # or {kind: local}; other executors plug in by name
@@ -116,7 +116,7 @@ class TournamentFile:
     field: Specs = ()
     lineups: LineUps = ()
     deals: Deals = 100
-    seating: Literal[sched.SEATINGS] = "rotations"
+    seating: Literal[sched.SEATINGS] = "balanced"
     seed: Seed = 0
     workers: Workers | None = None
     executor: Executor = dc_field(default_factory=ExecutorSpec)
@@ -134,7 +134,7 @@ class TournamentConfig:
     field: ListOf(AgentSpec) = ()
     lineups: ListOf(ListOf(AgentSpec, min_items=1)) = ()
     deals: Deals = 100
-    seating: Literal[sched.SEATINGS] = "rotations"
+    seating: Literal[sched.SEATINGS] = "balanced"
     seed: Seed = 0
     workers: Workers | None = None
     executor: ExecutorSpec = dc_field(default_factory=ExecutorSpec)
@@ -299,7 +299,7 @@ def _check(config: TournamentConfig, where: str = "", untrained: frozenset[str] 
         teams = sched.partnerships(config.game, n)
         lineups = count_lineups(config.format, len(teams), len(config.agents), len(config.challengers),
                                 len(config.field), len(config.lineups))
-        seatings = {"fixed": 1, "rotations": n, "permutations": math.factorial(n)}[config.seating]
+        seatings = {"fixed": 1, "rotations": n, "balanced": n, "permutations": math.factorial(n)}[config.seating]
         games = lineups * seatings * config.deals
         if games > MAX_GAMES:
             problems.append(f"{where}deals: {config.deals} deals x {lineups} line-ups x up to {seatings} seatings "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from agents.arena.match import play_game
-from agents.arena.schedule import lineups, partnerships, schedule, seatings
+from agents.arena.schedule import lineups, partnerships, schedule, seatings, table_orders
 
 SOLO4 = partnerships("i_doubt_it", 4)
 
@@ -39,6 +39,40 @@ def test_seatings_are_the_rotations_or_all_permutations():
     assert len(seatings(("a", "b", "c"), "permutations")) == 6
     assert seatings(("h", "r", "r"), "permutations") == [("h", "r", "r"), ("r", "h", "r"), ("r", "r", "h")]
     assert seatings(("a", "b", "c"), "fixed") == [("a", "b", "c")]
+
+
+def followers(tasks) -> dict[tuple[str, str], int]:
+    """How often each agent sat right after each other agent, over every game of ``tasks``."""
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    for task in tasks:
+        n = len(task.seats)
+        for s in range(n):
+            count[task.seats[s], task.seats[(s + 1) % n]] += 1
+    return dict(count)
+
+
+def test_rotations_keep_one_order_and_balanced_seating_gives_every_neighbour_equally_often():
+    lineup = ("ppo", "honest", "counter", "bluffer")
+    rotated = followers(schedule("i_doubt_it", {}, [lineup], 6, seed=0, seating="rotations"))
+    assert rotated[("ppo", "honest")] == 24 and ("honest", "ppo") not in rotated  # honest always follows ppo
+    tasks = schedule("i_doubt_it", {}, [lineup], 6, seed=0)  # balanced: the default
+    assert len(tasks) == 6 * 4 and tasks[:4] == schedule("i_doubt_it", {}, [lineup], 1, seed=0, seating="rotations")
+    balanced = followers(tasks)
+    assert set(balanced.values()) == {8} and len(balanced) == 12  # each ordered pair 24 * 4 / 12 times
+    for deal in range(6):  # each deal still gives every agent every seat
+        games = [t.seats for t in tasks if t.deal == deal]
+        assert all(sorted(g[s] for g in games) == sorted(lineup) for s in range(4))
+    assert len(table_orders(lineup)) == 6 and len(table_orders(("a", "b", "c"))) == 2
+    assert table_orders(("h", "r", "r", "r")) == [("h", "r", "r", "r")]
+
+
+def test_balanced_seating_keeps_partners_partners():
+    teams = partnerships("tarneeb", 4)
+    assert table_orders(("a", "b", "a", "b"), teams) == [("a", "b", "a", "b")]
+    assert table_orders(("a", "b", "c", "d"), teams) == [("a", "b", "c", "d"), ("a", "d", "c", "b")]
+    for task in schedule("tarneeb", {}, [("a", "b", "c", "d")], 4, seed=0):
+        assert {frozenset(task.seats[0::2]), frozenset(task.seats[1::2])} in (
+            {frozenset("ac"), frozenset("bd")},)
 
 
 def test_duplicate_deals_are_the_same_deal_with_the_seats_permuted():

@@ -57,7 +57,7 @@ def test_wrong_types_are_named_all_at_once():
     assert sorted(found) == sorted([
         "agents: wrong type: str 'honest'; allowed: a non-empty list of agent specs",
         "deals: wrong type: str 'ten'; allowed: an integer from 1 to 10000000",
-        "seating: not one of the choices: int 7; allowed: one of 'rotations', 'permutations', 'fixed'",
+        "seating: not one of the choices: int 7; allowed: one of 'balanced', 'rotations', 'permutations', 'fixed'",
         "seed: out of range: int -1; allowed: an integer from 0 to 4294967295",
         f"workers: out of range: int 0; allowed: an integer from 1 to {os.cpu_count()} (this machine's cores) or null",
     ])
