@@ -58,6 +58,7 @@ class EvalResult:
         return text + "".join(f", {k.replace('_', ' ')} {v:.1%}" for k, v in shown)
 
 
+SEATING = "balanced"  # every evaluation: each deal's rotations in a different order around the table
 LEARNER = "#learner"  # the label that keeps the learner apart from field agents of the same spec
 
 
@@ -87,7 +88,7 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
     game = GameInfo.of(bluff_envs.make(game_name, raw=True, **options))
     me = learner + LEARNER
     seatings = lineups(game, me, opponents)
-    results = play_games(game_name, options, seatings, deals, seed, "balanced", workers, engine=engine)
+    results = play_games(game_name, options, seatings, deals, seed, SEATING, workers, engine=engine)
     agents = stats.agent_order(results, seatings[0])
     table = stats.standings(results, agents, seed=seed)
     rates = _behaviour([r.record for r in results])

@@ -30,7 +30,7 @@ from typing import Any
 import bluff_envs
 from agents.base import GameInfo
 from agents.registry import heuristics
-from agents.training.evaluate import EvalResult, evaluate
+from agents.training.evaluate import SEATING, EvalResult, evaluate
 
 ROBUSTNESS_DOMAIN = 7  # derive_seed(seed, ROBUSTNESS_DOMAIN): the matrix's deals
 TOLERANCE = 0.03  # "holds up": at least parity - TOLERANCE against every field
@@ -92,6 +92,12 @@ def robustness_matrix(game_name: str, options: dict, agent: str, *, deals: int, 
         result = evaluate(game_name, options, agent, field, deals, deal_seed, workers, engine=engine)
         rows.append(Row(name, field, result))
     return rows
+
+
+def record(rows: Sequence[Row], *, agent: str, game: str, options: dict, deals: int, seed: int) -> dict[str, Any]:
+    """The matrix as ``robustness.json`` holds it: what was played, how, and every row."""
+    return {"agent": agent, "game": game, "options": options, "deals": deals, "seed": seed, "seating": SEATING,
+            "rows": [row.to_dict() for row in rows]}
 
 
 def markdown(rows: Sequence[Row], agent: str) -> str:

@@ -29,7 +29,7 @@ def command(agent, game, options_json, deals, seed, earlier, others, out):
     earlier checkpoints and other agents given: one table of win rates with Wilson 95 %
     intervals, parity and the edge over it (agents/training/robustness.py).
     """
-    from agents.training.robustness import markdown, robustness_matrix
+    from agents.training.robustness import markdown, record, robustness_matrix
     from agents.training.run_dir import inside
 
     try:
@@ -45,8 +45,7 @@ def command(agent, game, options_json, deals, seed, earlier, others, out):
     table = markdown(rows, agent)
     (where / "robustness.md").write_text(table)
     (where / "robustness.json").write_text(json.dumps(
-        {"agent": agent, "game": game, "options": options, "deals": deals, "seed": seed,
-         "rows": [row.to_dict() for row in rows]}, indent=2) + "\n")
+        record(rows, agent=agent, game=game, options=options, deals=deals, seed=seed), indent=2) + "\n")
     click.echo(table)
 
 

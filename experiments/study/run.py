@@ -108,7 +108,7 @@ def _train_all(experiment: Experiment, run_dir: Path, workers: int | None, echo:
 def _robustness(study, run_dir: Path, seed: int, checkpoints: dict[str, str], echo: Callable[[str], None]) -> dict[str, Any]:
     """The robustness matrix of each agent the study names, kept in ``<game>/robustness/<agent>/``
     (a finished matrix is not played again); the experiment's seed picks the deals."""
-    from agents.training.robustness import markdown, robustness_matrix
+    from agents.training.robustness import markdown, record, robustness_matrix
 
     found: dict[str, Any] = {}
     step = study.robustness
@@ -120,9 +120,8 @@ def _robustness(study, run_dir: Path, seed: int, checkpoints: dict[str, str], ec
             rows = robustness_matrix(study.game, study.options, checkpoints[agent], deals=step.deals, seed=seed)
             out.mkdir(parents=True, exist_ok=True)
             (out / "robustness.md").write_text(markdown(rows, agent))
-            path.write_text(json.dumps({"agent": agent, "game": study.game, "options": study.options,
-                                        "deals": step.deals, "seed": seed, "rows": [r.to_dict() for r in rows]},
-                                       indent=2) + "\n")
+            path.write_text(json.dumps(record(rows, agent=agent, game=study.game, options=study.options,
+                                              deals=step.deals, seed=seed), indent=2) + "\n")
         found.setdefault("robustness", {})[agent] = json.loads(path.read_text())
     return found
 
