@@ -15,10 +15,11 @@ cancels:
 
 * ``balanced`` (the default): the ``n`` cyclic rotations of one order of the line-up around
   the table, a different order for each deal in turn. A rotation keeps who sits after whom,
-  and in these games that matters (in I Doubt It the player after you is the first to doubt
-  your claim): the orders, the line-up's seats other than the first permuted every way that
-  keeps partners partners, taken deal by deal, give every agent every neighbour equally often
-  (exactly so when the deals are a multiple of the orders: 6 for four players, 2 for three);
+  and in these games that matters (in I Doubt It, when several players doubt a claim, the
+  one nearest the discarder's left is the doubter). The orders (the line-up's seats other
+  than the first permuted every way that keeps partners partners), taken deal by deal, give
+  every agent every neighbour equally often: exactly so when the deals are a multiple of the
+  orders (6 for four players, 2 for three);
 * ``rotations``: the rotations of the line-up as given, the same order on every deal;
 * ``permutations``: every permutation (``n!`` games a deal);
 * ``fixed``: only as given.
