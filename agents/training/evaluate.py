@@ -5,7 +5,8 @@ in a partnership game, at its partner's seat too: a trained partnership), the fi
 in the other seats in turn. The tournament engine plays every deal in every rotation of that
 line-up (duplicate deals: each seat gets the same cards, so the luck of the deal cancels out),
 the field's order around the table changing deal by deal (``balanced`` seating: who sits
-after the learner matters, and no one field agent is always its neighbour), and its statistics give the win rate with its Wilson interval, the parity share and the mean
+after the learner matters, and no one field agent is always its neighbour), and its
+statistics give the win rate with its Wilson interval, the parity share and the mean
 reward with a deal-bootstrap interval. The behaviour statistics of ``bluff_envs.behaviour``
 (bluff rate, challenge accuracy, …) come from the same game records.
 """

@@ -4,7 +4,8 @@ An agent that beats the field it trained against may still lose to a field it ne
 opponent that challenges everything, one that never does, copies of itself). The matrix plays
 the agent (seat 0 and, in a partnership game, its partner's seat) against every field of
 :func:`standard_fields` on the same duplicate deals, each deal in every rotation of the seats
-(a different order around the table deal by deal: ``balanced`` seating), and reports for each field the agent's win rate with its Wilson 95 % interval, the parity share
+(a different order around the table deal by deal: ``balanced`` seating), and reports for each
+field the agent's win rate with its Wilson 95 % interval, the parity share
 (what an agent no better than the field would get), the edge over parity and the mean reward.
 
 The standard fields of a game with ``n`` seats (``k = n - 1`` other seats, or the opposing
