@@ -21,7 +21,8 @@ cancels:
   every agent every neighbour equally often: exactly so when the deals are a multiple of the
   orders (6 for four players, 2 for three);
 * ``rotations``: the rotations of the line-up as given, the same order on every deal;
-* ``permutations``: every permutation (``n!`` games a deal);
+* ``permutations``: every permutation that keeps partners partners (``n!`` games a deal
+  without partnerships);
 * ``fixed``: only as given.
 
 Every game has an id and seeds that depend only on the tournament seed and the game's place
@@ -106,7 +107,8 @@ def _seat_teams(teams, team_agents, num_players) -> tuple[str, ...]:
 
 def seatings(lineup: tuple[str, ...], how: str, deal: int = 0, teams: tuple[tuple[int, ...], ...] = ()) -> list[tuple[str, ...]]:
     """The distinct arrangements of a line-up over the seats for deal number ``deal`` (only
-    ``balanced`` depends on it, and on the partnerships ``teams``), the first one first."""
+    ``balanced`` depends on it; ``balanced`` and ``permutations`` keep the partnerships
+    ``teams``), the first one first."""
     n = len(lineup)
     if how == "fixed":
         arrangements = [lineup]
@@ -116,7 +118,8 @@ def seatings(lineup: tuple[str, ...], how: str, deal: int = 0, teams: tuple[tupl
         orders = table_orders(lineup, teams)
         arrangements = rotations(orders[deal % len(orders)])
     elif how == "permutations":
-        arrangements = [tuple(lineup[i] for i in p) for p in itertools.permutations(range(n))]
+        arrangements = [tuple(lineup[i] for i in p) for p in itertools.permutations(range(n))
+                        if keeps_teams(p, teams)]
     else:
         raise ValueError(f"unknown seating {how!r}; allowed: {', '.join(SEATINGS)}")
     return list(dict.fromkeys(arrangements))
@@ -132,16 +135,20 @@ def table_orders(lineup: tuple[str, ...], teams: tuple[tuple[int, ...], ...] = (
     """The distinct orders of a line-up around the table (arrangements up to rotation), the
     line-up itself first: seat 0 kept, the other seats permuted every way that maps each
     partnership of ``teams`` onto a partnership (no teams: every seat alone)."""
-    n = len(lineup)
-    blocks = [frozenset(t) for t in teams] or [frozenset((s,)) for s in range(n)]
     orders: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for rest in itertools.permutations(range(1, n)):
+    for rest in itertools.permutations(range(1, len(lineup))):
         p = (0, *rest)
-        if any(frozenset(p[s] for s in block) not in blocks for block in blocks):
-            continue
-        order = tuple(lineup[i] for i in p)
-        orders.setdefault(min(rotations(order)), order)
+        if keeps_teams(p, teams):
+            order = tuple(lineup[i] for i in p)
+            orders.setdefault(min(rotations(order)), order)
     return list(orders.values())
+
+
+def keeps_teams(p: tuple[int, ...], teams: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the seat permutation ``p`` maps every partnership of ``teams`` onto one (no
+    teams: any permutation does)."""
+    blocks = {frozenset(t) for t in teams}
+    return not blocks or all(frozenset(p[s] for s in block) in blocks for block in blocks)
 
 
 def schedule(game: str, options: dict[str, Any], all_lineups: list[tuple[str, ...]], deals: int, seed: int,
@@ -150,7 +157,7 @@ def schedule(game: str, options: dict[str, Any], all_lineups: list[tuple[str, ..
     if engine not in ENGINES:
         raise ValueError(f"engine={engine!r} is not known; allowed: {', '.join(ENGINES)}")
     tasks = []
-    teams = partnerships(game, len(all_lineups[0])) if seating == "balanced" and all_lineups else ()
+    teams = partnerships(game, len(all_lineups[0])) if seating in ("balanced", "permutations") and all_lineups else ()
     for deal in range(deals):
         deal_seed = derive_seed(seed, 0, deal)  # the same deal for every line-up and seating
         for l, lineup in enumerate(all_lineups):

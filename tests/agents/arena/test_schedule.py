@@ -32,6 +32,8 @@ def test_partnerships_seat_partners_opposite_each_other():
     assert lineups("round_robin", 4, teams, agents=["a", "b", "c"]) == [
         ("a", "b", "a", "b"), ("a", "c", "a", "c"), ("b", "c", "b", "c")]
     assert seatings(("a", "b", "a", "b"), "rotations") == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert seatings(("a", "b", "a", "b"), "permutations", teams=teams) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert len(seatings(("a", "b", "c", "d"), "permutations", teams=teams)) == 8  # partners kept: 8 of the 24
 
 
 def test_seatings_are_the_rotations_or_all_permutations():
