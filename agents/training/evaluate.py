@@ -40,6 +40,7 @@ class EvalResult:
     seed: int | None = None  # the deal seed: a headline number says which deals it comes from
     deals: int | None = None
     field: list[str] = field(default_factory=list)
+    seating: str | None = None  # how the line-ups sat around the table (agents.arena.schedule.SEATINGS)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,6 +109,7 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
         seed=seed,
         deals=deals,
         field=list(opponents),
+        seating=SEATING,
     )
 
 
