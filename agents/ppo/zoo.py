@@ -9,8 +9,8 @@ robustness matrix, its exploiters), so that a results table can be rebuilt from 
 ``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA]``
 adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them; ``python -m
 agents.ppo.zoo table`` prints the results table of the README, built from the entries alone;
-``python -m agents.ppo.zoo evaluate NAME…`` plays an entry's final evaluation again (the same
-field, deals and deal seed) with today's evaluation, keeping the training run's own beside it.
+``python -m agents.ppo.zoo_evaluation NAME…`` plays an entry's final evaluation again
+(:mod:`agents.ppo.zoo_evaluation`).
 """
 
 from __future__ import annotations
@@ -73,30 +73,11 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, com
         for part in ("metadata.json", "policy.npz"):
             archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(path, part))
     tmp.replace(out)
-    _rewrite(out, entry)
+    rewrite(out, entry)
     return out
 
 
-def evaluate(path: Path, workers: int = 1) -> dict[str, Any]:
-    """Play the entry's final evaluation again with :func:`agents.training.evaluate.evaluate` as
-    it is now (its seating, its statistics): the same field, deals and deal seed. The new result
-    becomes the entry's ``final_eval``; the one its training run wrote is kept as
-    ``training_eval`` (the first time only, so that evaluating twice keeps the original)."""
-    from agents.training.evaluate import evaluate as play  # noqa: PLC0415 - the arena loads only here
-
-    entry = info(path)
-    final = entry.get("final_eval")
-    if not final or final.get("seed") is None or not final.get("deals") or not final.get("field"):
-        raise ValueError(f"zoo entry {path.stem!r} has no final evaluation to play again (its field, deals and seed)")
-    options = checkpoint.read_metadata(path)["config"]["game"]["options"]
-    result = play(entry["game"], options, f"ppo:{path}", final["field"], final["deals"], final["seed"], workers)
-    entry.setdefault("training_eval", final)
-    entry["final_eval"] = result.to_dict()
-    _rewrite(path, entry)
-    return info(path)
-
-
-def _rewrite(path: Path, entry: dict[str, Any]) -> None:
+def rewrite(path: Path, entry: dict[str, Any]) -> None:
     """Replace the entry's ``zoo.json``, keeping its checkpoint parts as they are."""
     tmp = path.with_name(path.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -181,9 +162,6 @@ def main() -> None:
     adding.add_argument("--robustness", type=Path, help="a robustness.json to keep with it")
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
     adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
-    again = sub.add_parser("evaluate", help="play entries' final evaluations again with today's evaluation")
-    again.add_argument("names", nargs="+", help="entry names (zoo/<name>.zip)")
-    again.add_argument("--workers", type=int, default=1)
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
@@ -194,12 +172,6 @@ def main() -> None:
         if args.exploit:
             extras["exploit"] = json.loads(args.exploit.read_text())
         print(add(args.source, args.name, extras, args.commit))
-    elif args.command == "evaluate":
-        for name in args.names:
-            final = evaluate(Path(location(PREFIX + name)), args.workers)["final_eval"]
-            print(f"ppo:zoo/{name}: win {final['win_rate']:.3f} [{final['win_interval'][0]:.3f}, "
-                  f"{final['win_interval'][1]:.3f}] vs {', '.join(final['field'])} (parity {final['parity']:.3f}, "
-                  f"{final['games']} games, seating {final['seating']})")
     elif args.command == "table":
         print(table(), end="")
     else:

@@ -9,7 +9,7 @@ import pytest
 
 import bluff_envs
 from agents import GameInfo, make_agent
-from agents.ppo import checkpoint, zoo
+from agents.ppo import checkpoint, zoo, zoo_evaluation
 from agents.ppo.train import Trainer
 from agents.training.config import config_from_dict
 
@@ -55,13 +55,13 @@ def test_an_entry_plays_as_the_checkpoint_did(a_zoo, tmp_path, monkeypatch):
 def test_an_entry_is_evaluated_again_on_the_same_deals(a_zoo, tmp_path):
     entry = zoo.add(tmp_path / "run", "seven_spades_tiny")
     original = zoo.info(entry)["final_eval"]
-    again = zoo.evaluate(entry)
+    again = zoo_evaluation.evaluate(entry)
     final = again["final_eval"]
     assert again["training_eval"] == original  # the training run's own evaluation is kept beside it
     assert (final["seed"], final["deals"], final["field"], final["games"]) == (
         original["seed"], original["deals"], original["field"], original["games"])
     assert final["seating"] == "balanced" and zoo.info(entry) == again
-    assert zoo.evaluate(entry)["training_eval"] == original  # a second time keeps the first original
+    assert zoo_evaluation.evaluate(entry)["training_eval"] == original  # a second time keeps the first original
     assert zoo.info(entry)["final_eval"] == final  # the same deals and seeded play: the same result
     with zipfile.ZipFile(entry) as archive:
         assert sorted(archive.namelist()) == sorted(checkpoint.FOLDER + n for n in ("metadata.json", "policy.npz", "zoo.json"))
@@ -71,9 +71,9 @@ def test_an_entry_without_a_final_evaluation_is_not_evaluated_again(a_zoo, tmp_p
     entry = zoo.add(tmp_path / "run", "bare")
     meta = zoo.info(entry)
     meta["final_eval"] = None
-    zoo._rewrite(entry, meta)
+    zoo.rewrite(entry, meta)
     with pytest.raises(ValueError, match="'bare' has no final evaluation"):
-        zoo.evaluate(entry)
+        zoo_evaluation.evaluate(entry)
 
 
 def test_unknown_entries_and_bad_names_are_refused(a_zoo, tmp_path):
@@ -94,7 +94,7 @@ def test_the_committed_entries_play_and_carry_their_results():
         meta = zoo.info(path)
         assert meta["game"] and meta["seed"] is not None and meta["commit"] and meta["final_eval"]["games"] >= 2000
         assert {"robustness", "exploit"} <= set(meta), path.name
-        assert meta["final_eval"]["seating"] == "balanced", f"{path.name}: python -m agents.ppo.zoo evaluate {path.stem}"
+        assert meta["final_eval"]["seating"] == "balanced", f"{path.name}: python -m agents.ppo.zoo_evaluation {path.stem}"
         game = meta["game"]
         env = bluff_envs.make(game, raw=True, **checkpoint.read_metadata(path)["config"]["game"]["options"])
         agent = make_agent(f"ppo:zoo/{path.stem}", GameInfo.of(env), 0)
