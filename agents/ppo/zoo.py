@@ -68,23 +68,24 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, com
     }
     ZOO.mkdir(exist_ok=True)
     out = ZOO / f"{name}.zip"
-    tmp = out.with_name(out.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-        for part in ("metadata.json", "policy.npz"):
-            archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(path, part))
-    tmp.replace(out)
-    rewrite(out, entry)
+    _write(out, path, entry)
     return out
 
 
 def rewrite(path: Path, entry: dict[str, Any]) -> None:
     """Replace the entry's ``zoo.json``, keeping its checkpoint parts as they are."""
-    tmp = path.with_name(path.name + ".tmp")
+    _write(path, path, entry)
+
+
+def _write(out: Path, source: Path, entry: dict[str, Any]) -> None:
+    """``out``: the playing parts of checkpoint ``source`` and ``entry`` as ``zoo.json``,
+    written beside it and moved into place (a reader never sees half an entry)."""
+    tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
         for part in ("metadata.json", "policy.npz"):
-            archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(path, part))
+            archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(source, part))
         archive.writestr(checkpoint.FOLDER + "zoo.json", json.dumps(entry, indent=2))
-    tmp.replace(path)
+    tmp.replace(out)
 
 
 TABLE_HEADER = (

@@ -3,8 +3,8 @@
 ``python -m agents.ppo.zoo_evaluation NAME…`` (``--workers N``): for each entry, the same field,
 deals and deal seed as its ``final_eval``, played by :func:`agents.training.evaluate.evaluate`
 today (its seating, its statistics). The new result becomes the entry's ``final_eval``; the one
-its training run wrote is kept as ``training_eval``. Apart from :mod:`agents.ppo.zoo`, which
-``ppo:zoo/<name>`` specs load while agents are made, since evaluating plays agents.
+its training run wrote is kept as ``training_eval``. A module of its own: making a
+``ppo:zoo/<name>`` agent loads :mod:`agents.ppo.zoo`, so that module imports no evaluation.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def main() -> None:
     parser.add_argument("names", nargs="+", help="entry names (zoo/<name>.zip)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers}: give at least 1 process")
     for name in args.names:
         final = evaluate(Path(zoo.location(zoo.PREFIX + name)), args.workers)["final_eval"]
         low, high = final["win_interval"]
