@@ -6,6 +6,11 @@ cards known to be out of play, what each opponent certainly holds, the play's si
 likely it is false is ``counter``'s Bayes rule over the cards nobody has seen, weighed by how the
 maker's plays fared when recent calls turned them up. A clone reading the raw fields gets those
 rare, costly decisions wrong; these features hand it the count and the probability.
+
+Frozen opponents ask for these features a few rows at a time, thousands of times per rollout,
+so :meth:`Doubt.__call__` runs the numba kernel :func:`_doubt_rows` (row by row, no per-call
+numpy overhead); :meth:`Doubt.reference` is the same computation in batched numpy, the readable
+specification the kernel is tested against (tests/agents/training/test_feature_kernels.py).
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from numba import njit
 
-from agents.training.features.counting import hypergeometric, log_factorials
+from agents.training.features.counting import hypergeometric, log_comb_one, log_factorials
 
 RESPOND = 2  # phase one-hot: name, build, respond
 BLUFF_WITHOUT, EXTRA_BLUFF, BLUFF_SIZES = 0.25, 0.1, (0.6, 0.25, 0.1, 0.05)  # Table.claim_false_probability
@@ -39,8 +45,19 @@ class Doubt:
         self.deck = int(round(scales["hand_sizes"]))
         self.cap = int(round(scales["last_play_size"]))
         self.log_factorial = log_factorials(self.deck + 1)
+        self._starts = np.array([fields[name].start for name in self.FIELDS], np.int64)
+        self._ranks = fields["round_rank"].stop - fields["round_rank"].start
+        self._calls = (fields["calls"].stop - fields["calls"].start) // (3 * self.n + 4)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(x, np.float32)
+        out = np.empty((x.shape[0], self.size), np.float64)
+        _doubt_rows(x, self._starts, self.n, self._ranks, self.copies, self.deck, self.cap, self._calls,
+                    self.log_factorial, out)
+        return out
+
+    def reference(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`__call__` in batched numpy: the specification of the kernel."""
         sl, n, b, copies = self.sl, self.n, x.shape[0], self.copies
         rank = x[:, sl["round_rank"]]
         maker = x[:, sl["last_play_by"]]  # relative seats; one-hot, or zeros before any play
@@ -98,3 +115,127 @@ class Doubt:
             true += np.where(k >= c, holding[:, k] * (1.0 - extra) * np.where(k == c, 1.0, 0.5), 0.0)
         total = false + true
         return np.where(total > 0, false / np.where(total > 0, total, 1.0), 0.0)
+
+
+_F32 = np.float32
+_SIZES = np.array(BLUFF_SIZES, np.float64)
+
+
+@njit(cache=True)
+def _size(k):
+    return _SIZES[k - 1] if 1 <= k <= len(_SIZES) else 0.0
+
+
+@njit(cache=True)
+def _doubt_rows(x, starts, n, ranks, copies, deck, cap, calls, lf, out):
+    """:meth:`Doubt.reference` one row at a time, in the same float32 / float64 operations.
+
+    ``starts``: where the fields of ``Doubt.FIELDS`` begin; ``ranks`` the deck's ranks, ``calls``
+    the recent calls the observation keeps. Counts are whole numbers, exact in
+    either precision; the float32 steps of the reference (its weights, ``1 - extra``) are
+    rounded to float32 here too."""
+    phase, hand, mine, out_known, known, round_rank = starts[0], starts[1], starts[2], starts[3], starts[4], starts[5]
+    pile_size, last_size, last_by, out_size, hand_sizes, call_start = (starts[6], starts[7], starts[8], starts[9],
+                                                                       starts[10], starts[11])
+    for i in range(x.shape[0]):
+        row = x[i]
+        rank_on = False
+        for r in range(ranks):
+            rank_on = rank_on or row[round_rank + r] != 0
+        maker_on = False
+        for s in range(n):
+            maker_on = maker_on or row[last_by + s] != 0
+        on = rank_on and maker_on
+        onf = np.float32(1.0) if on else np.float32(0.0)
+        count = np.rint(row[last_size] * _F32(cap))
+        accounted = np.float32(0.0)
+        mine_total = np.float32(0.0)
+        out_known_total = np.float32(0.0)
+        for r in range(ranks):
+            at = row[round_rank + r]
+            held = np.rint(row[hand + r] * _F32(copies))
+            placed = np.rint(row[mine + r] * _F32(copies))
+            gone = np.rint(row[out_known + r] * _F32(copies))
+            seen = np.float32(0.0)
+            for s in range(n - 1):
+                seen += np.rint(row[known + s * ranks + r] * _F32(copies))
+            accounted += held * at + placed * at + gone * at + seen * at
+            mine_total += placed
+            out_known_total += gone
+        left = _F32(copies) - accounted - count
+        impossible = on and left < 0
+        maker_unseen = np.float32(0.0)
+        unseen_total = np.float32(0.0)
+        maker_size = np.float32(0.0)
+        maker_any = False
+        for s in range(1, n):
+            size = np.rint(row[hand_sizes + s] * _F32(deck))
+            shown = np.float32(0.0)
+            for r in range(ranks):
+                shown += np.rint(row[known + (s - 1) * ranks + r] * _F32(copies))
+            unseen = max(size - shown, np.float32(0.0))
+            unseen_total += unseen
+            maker_unseen += unseen * row[last_by + s]
+            maker_size += size * row[last_by + s]
+            maker_any = maker_any or row[last_by + s] != 0
+        pile = np.rint(row[pile_size] * _F32(deck))
+        out_unseen = max(np.rint(row[out_size] * _F32(deck)) - out_known_total, np.float32(0.0))
+        population = unseen_total + (pile - mine_total) + out_unseen
+        draws = min(maker_unseen + count, population)
+        successes = min(_F32(copies) - accounted, population)
+        lead = pile == count
+        # the maker's record over the recent calls: 2 ** (false - honest), in float32
+        honest = np.float32(0.0)
+        false_calls = np.float32(0.0)
+        width = 3 * n + 4
+        for c in range(calls):
+            base = call_start + c * width
+            his = np.float32(0.0)
+            for s in range(n):
+                his += row[base + n + 4 + s] * row[last_by + s]
+            if his > 0.5:
+                honest += row[base + n + 2]
+                false_calls += row[base + n + 3]
+        weight = np.float32(2.0 ** np.float64(false_calls - honest))
+        false = _false_probability(float(population), float(successes), float(draws), int(count), lead, weight,
+                                   copies, lf)
+        out[i, 0] = onf * row[phase + 2]
+        out[i, 1] = onf * count / _F32(copies)
+        out[i, 2] = onf * accounted / _F32(copies)
+        out[i, 3] = onf * left / _F32(copies)
+        out[i, 4] = 1.0 if impossible else 0.0
+        out[i, 5] = onf * maker_unseen / _F32(deck)
+        out[i, 6] = 1.0 if impossible else float(onf) * false
+        out[i, 7] = 1.0 if on and lead else 0.0
+        out[i, 8] = onf * (pile / _F32(deck))
+        out[i, 9] = 1.0 if on and maker_size == 0 and maker_any else 0.0
+
+
+@njit(cache=True)
+def _false_probability(population, successes, draws, count, lead, weight, copies, lf):
+    """``Doubt._false_probability`` for one row (``weight`` a float32)."""
+    bluff_without = np.float64(min(np.float32(0.95), np.float32(BLUFF_WITHOUT) * weight))
+    extra32 = min(np.float32(0.95), np.float32(EXTRA_BLUFF) * weight)
+    extra = np.float64(extra32)
+    keep = np.float64(np.float32(1.0) - extra32)
+    successes = max(successes, 0.0)
+    holding = np.zeros(copies + 1)
+    log_total = log_comb_one(lf, population, draws)
+    for k in range(copies + 1):
+        if k <= successes and k <= draws and draws - k <= population - successes:
+            holding[k] = np.exp(log_comb_one(lf, successes, k) + log_comb_one(lf, population - successes, draws - k)
+                                - log_total)
+    none = holding[0]
+    if lead and min(successes, draws) >= 1 and none < 1.0:
+        for k in range(1, copies + 1):
+            holding[k] = holding[k] / (1.0 - none)
+        holding[0] = 0.0
+    false = holding[0] * bluff_without * _size(count)
+    true = 0.0
+    for k in range(1, copies + 1):
+        if k < count:
+            false += holding[k] * extra * _size(count - k)
+        else:
+            true += holding[k] * keep * (1.0 if k == count else 0.5)
+    total = false + true
+    return false / total if total > 0 else 0.0

@@ -9,6 +9,7 @@ is an input, not a decision).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 
 def log_factorials(largest: int) -> np.ndarray:
@@ -23,6 +24,14 @@ def log_comb(log_factorial: np.ndarray, n, k) -> np.ndarray:
     ok = (k >= 0) & (k <= n) & (n >= 0)
     ni, ki = np.where(ok, n, 0).astype(np.int64), np.where(ok, k, 0).astype(np.int64)
     return np.where(ok, log_factorial[ni] - log_factorial[ki] - log_factorial[ni - ki], -np.inf)
+
+
+@njit(cache=True)
+def log_comb_one(log_factorial, n, k):
+    """:func:`log_comb` of one ``n`` and ``k`` (whole numbers), for the features' numba kernels."""
+    if k < 0 or k > n or n < 0:
+        return -np.inf
+    return log_factorial[int(n)] - log_factorial[int(k)] - log_factorial[int(n - k)]
 
 
 def hypergeometric(log_factorial: np.ndarray, population, successes, draws, top: int) -> np.ndarray:

@@ -5,6 +5,11 @@ and ``counter`` weighs the rest by the unplaced cards, the claims standing in th
 how the recently challenged claims turned out; its thresholds move when the claimer, or I,
 would reach target−1. An MLP reading the 52-card fields approximates those sums; these
 features hand it the counts and the probability (:class:`~agents.heuristics.seven_spades.Table`).
+
+Frozen opponents ask for these features a few rows at a time, thousands of times per rollout,
+so :meth:`Doubt.__call__` runs the numba kernel :func:`_doubt_rows` (row by row, no per-call
+numpy overhead); :meth:`Doubt.reference` is the same computation in batched numpy, the readable
+specification the kernel is tested against (tests/agents/training/test_feature_kernels.py).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from numba import njit
 
 SPADE_IDS = np.arange(3, 52, 4)  # cards are rank * 4 + suit; spades are suit 3
 WINDOW = 1  # phase one-hot: turn, challenge window
@@ -34,8 +40,17 @@ class Doubt:
         self.n = fields["in_game"].stop - fields["in_game"].start
         self.target = int(round(scales["row_lengths"]))
         self.decks = int(round(scales["stock"] / 52))
+        self._starts = np.array([fields[name].start for name in self.FIELDS], np.int64)
+        self._windows = (fields["history"].stop - fields["history"].start) // (3 * self.n + 2)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(x, np.float32)
+        out = np.empty((x.shape[0], self.size), np.float64)
+        _doubt_rows(x, self._starts, self.n, self.target, self.decks, self._windows, out)
+        return out
+
+    def reference(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`__call__` in batched numpy: the specification of the kernel."""
         sl, n, b = self.sl, self.n, x.shape[0]
         window = x[:, sl["phase"]][:, WINDOW]
         known = (x[:, sl["seen"]] + x[:, sl["my_row"]]) * self.decks + x[:, sl["drawn"]]  # counts per card
@@ -67,3 +82,83 @@ class Doubt:
              (windows == history.shape[1]) & (challenged == 0)],
             axis=1,
         )
+
+
+_F32 = np.float32
+
+
+@njit(cache=True)
+def _doubt_rows(x, starts, n, target, decks, windows, out):
+    """:meth:`Doubt.reference` one row at a time, in the same float32 / float64 operations.
+
+    ``starts``: where the fields of ``Doubt.FIELDS`` begin; ``windows`` the recent challenge
+    windows the history keeps. The reference's arithmetic is float32 throughout except the
+    challenged share (float64), so every step here has float32 operands."""
+    drawn, my_row, phase, claimer, row_lengths, face_up_spades, in_game, seen, history = (
+        starts[0], starts[1], starts[2], starts[3], starts[4], starts[5], starts[6], starts[7], starts[8])
+    width = 3 * n + 2
+    goal = target - 1
+    for i in range(x.shape[0]):
+        row = x[i]
+        window = row[phase + WINDOW]
+        known_cards = _F32(0.0)
+        known_spades = _F32(0.0)
+        drawn_spades = _F32(0.0)
+        for card in range(52):
+            known = (row[seen + card] + row[my_row + card]) * _F32(decks) + row[drawn + card]
+            known_cards += known
+            if card % 4 == 3:  # SPADE_IDS
+                known_spades += known
+                drawn_spades += row[drawn + card]
+        cards = _F32(52 * decks) - np.rint(known_cards)
+        spades = _F32(13 * decks) - np.rint(known_spades)
+        impossible = spades == 0
+        my_length = np.rint(row[row_lengths] * _F32(target))
+        face_down = _F32(0.0)  # the opponents' face-down cards
+        closing = my_length * row[claimer]
+        best = _F32(0.0)
+        players_in = 1 if row[in_game] > 0.5 else 0
+        for s in range(1, n):
+            length = np.rint(row[row_lengths + s] * _F32(target))
+            face_down += length - np.rint(row[face_up_spades + s] * _F32(target))
+            closing += length * row[claimer + s]
+            playing = row[in_game + s] > 0.5
+            players_in += 1 if playing else 0
+            reach = length if playing else _F32(0.0)
+            best = reach if s == 1 else max(best, reach)
+        standing = max(face_down - window, _F32(0.0))
+        p = min(max(spades - _F32(STANDING_SPADES) * standing, _F32(0.5)) / max(cards - standing, _F32(1.0)),
+                _F32(1.0))
+        bluff = (_F32(1.0) - p) * _F32(BLUFF_RATE)
+        estimate = bluff / (bluff + p)
+        true_claims = _F32(0.0)
+        false_claims = _F32(0.0)
+        opened = 0
+        challenged = 0
+        for w in range(windows):
+            base = history + w * width
+            true_claims += row[base + 3 * n]
+            false_claims += row[base + 3 * n + 1]
+            claimers = _F32(0.0)
+            challengers = _F32(0.0)
+            for s in range(n):
+                claimers += row[base + s]
+                challengers += row[base + n + s]
+            if claimers > 0:
+                opened += 1
+                challenged += 1 if challengers > 0 else 0
+        if impossible:
+            false = _F32(1.0)
+        else:
+            false = (_F32(WEIGHT) * estimate + false_claims) / (_F32(WEIGHT) + true_claims + false_claims)
+        out[i, 0] = window
+        out[i, 1] = window * (_F32(1.0) if impossible else _F32(0.0))
+        out[i, 2] = window * false
+        out[i, 3] = window * (_F32(1.0) if closing >= goal else _F32(0.0))
+        out[i, 4] = spades / _F32(13 * decks)
+        out[i, 5] = cards / _F32(52 * decks)
+        out[i, 6] = 1.0 if my_length >= goal else 0.0
+        out[i, 7] = 1.0 if best >= goal and my_length < best else 0.0
+        out[i, 8] = 1.0 if drawn_spades > 0 else 0.0
+        out[i, 9] = (challenged + 0.5) / (opened + 1.0) if players_in > 2 else 0.5
+        out[i, 10] = 1.0 if opened == windows and challenged == 0 else 0.0
