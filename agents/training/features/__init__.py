@@ -9,9 +9,12 @@ in a training config names feature sets of the game::
     network:
       features: [card_play]
 
-Each set is a function of the observation alone (numpy, batched; counts read through the
-layout's scales, saved with the features), so it adds no information,
-only makes it easier to use. The same code runs inside the SB3 policy while training
+Each set is a function of the observation alone (counts read through the layout's scales,
+saved with the features), so it adds no information, only makes it easier to use. Each is
+written twice: ``reference``, batched numpy, the readable specification, and ``__call__``, a
+numba kernel row by row (frozen opponents ask for a few rows at a time, where numpy's per-call
+cost dominated training), tested equal to it (tests/agents/training/test_feature_kernels.py).
+The same code runs inside the SB3 policy while training
 (:class:`~agents.ppo.focus_extractor.FocusExtractor`) and inside
 :class:`~agents.ppo.frozen_policy.FrozenPolicy`, which plays checkpoints without torch. A
 :class:`Features` object carries the field offsets it reads, so a frozen policy can rebuild it
