@@ -26,29 +26,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tests.agents.training.test_feature_kernels import observations  # noqa: E402
 
 GAMES = {"i_doubt_it": "doubt", "believe_it_or_not": "doubt", "seven_spades": "doubt", "tarneeb": "card_play"}
-
-
-def observations(game: str, options: dict, rows: int, seed: int = 5) -> tuple[np.ndarray, np.ndarray]:
-    import bluff_envs
-
-    env = bluff_envs.make(game, raw=True, **options)
-    rng = np.random.default_rng(seed)
-    xs, masks, episode = [], [], 0
-    while len(xs) < rows:
-        env.reset(seed=seed + episode)
-        episode += 1
-        while env.agents and len(xs) < rows:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            obs = env.observe(agent)
-            xs.append(obs["observation"])
-            masks.append(obs["action_mask"])
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return np.asarray(xs, np.float32), np.asarray(masks, np.int8)
 
 
 def per_second(fn, items: int, rounds: int = 3) -> float:
@@ -77,7 +57,7 @@ def main() -> None:
         options = checkpoint.read_metadata(entry)["config"]["game"]["options"]  # the zoo agent's table
         layout = GameInfo.of(bluff_envs.make(game, raw=True, **options)).layout
         feature_set = make_features(game, layout, [name]).sets[0]
-        x, masks = observations(game, options, max(args.rows, 1024))
+        x, masks = observations(game, options, max(args.rows, 1024), seed=5)
         single, batch = x[: args.rows], x[:1024]
         feature_set(single[:2]), feature_set.reference(single[:2])  # compile / warm up
         rows = {

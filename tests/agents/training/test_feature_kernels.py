@@ -15,6 +15,7 @@ import pytest
 import bluff_envs
 from agents import GameInfo
 from agents.training.features import make_features
+from tests.helpers import play_random
 
 CASES = [
     ("believe_it_or_not", "doubt", {}),
@@ -32,23 +33,25 @@ CASES = [
 ]
 
 
-def observations(game: str, options: dict, rows_wanted: int = 3000, seed: int = 11) -> np.ndarray:
-    """Every acting player's observation along random games, until ``rows_wanted`` of them."""
+def observations(game: str, options: dict, rows_wanted: int = 3000, seed: int = 11) -> tuple[np.ndarray, np.ndarray]:
+    """Every acting player's observation and mask along random games, the first ``rows_wanted``."""
     env = bluff_envs.make(game, raw=True, **options)
-    rng = np.random.default_rng(seed)
-    rows = []
-    for episode in range(10 * rows_wanted):
-        if len(rows) >= rows_wanted:
-            break
-        env.reset(seed=seed + episode)
-        while env.agents and len(rows) < rows_wanted:
-            observation = env.observe(env.agent_selection)
-            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
-                env.step(None)
-                continue
+    rows, masks = [], []
+
+    def keep(env):
+        agent = env.agent_selection
+        if len(rows) < rows_wanted and not (env.terminations[agent] or env.truncations[agent]):
+            observation = env.observe(agent)
             rows.append(observation["observation"])
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    return np.asarray(rows, np.float32)
+            masks.append(observation["action_mask"])
+
+    episode = 0
+    while len(rows) < rows_wanted:
+        env.reset(seed=seed + episode)
+        keep(env)
+        play_random(env, seed + episode, on_step=keep)
+        episode += 1
+    return np.asarray(rows, np.float32), np.asarray(masks, np.int8)
 
 
 @pytest.mark.parametrize("game, name, options", CASES, ids=[f"{g}-{n}-{o}" for g, n, o in CASES])
@@ -56,7 +59,7 @@ def test_the_kernel_gives_the_reference_features(game, name, options):
     env = bluff_envs.make(game, raw=True, **options)
     features = make_features(game, GameInfo.of(env).layout, [name])
     feature_set = features.sets[0]
-    x = observations(game, options)
+    x, _ = observations(game, options)
     assert len(x) == 3000
     fast, reference = feature_set(x), feature_set.reference(x)
     assert fast.shape == reference.shape == (len(x), feature_set.size)
