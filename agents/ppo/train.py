@@ -81,6 +81,7 @@ class Trainer:
             c.opponents.fixed,
             c.opponents.sampling,
             latest_share=c.opponents.latest_share,
+            self_play_share=c.opponents.self_play_share,
             pfsp_power=c.opponents.pfsp_power,
             max_snapshots=c.opponents.max_snapshots,
             results_window=c.opponents.results_window,

@@ -94,10 +94,11 @@ class OpponentsSection:
                   "training has run)") = ("random",)  # agent specs always in the pool
     sampling: Literal["uniform", "latest", "pfsp"] = "pfsp"
     latest_share: Number(0, 1) = 0.5  # "latest": the newest snapshot's share
+    self_play_share: Number(0, 0.95) = 0.0  # "uniform"/"pfsp": the learner's newest snapshot's share; 0: none
     pfsp_power: Number(0) = 2.0  # "pfsp": weight (1 - score) ** power
     per_seat: Flag = True  # draw an opponent per seat (a mixed field) or one for all seats
     snapshot_every: Every = 100_000  # steps between snapshots; 0: none
-    max_snapshots: Integer(0, 10**4) = 10
+    max_snapshots: Integer(0, 10**4) = 10  # the learner's own; league exploiters stay
     results_window: Integer(1, 10**7) = 200  # recent games per member for PFSP
 
 
@@ -213,6 +214,11 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     if ok("opponents.fixed") and len(set(config.opponents.fixed)) != len(config.opponents.fixed):
         problems.append(f"{where}opponents.fixed: lists an agent twice: {list(config.opponents.fixed)}; "
                         "allowed: each agent once")
+    if ok("opponents.self_play_share", "opponents.sampling") and config.opponents.self_play_share \
+            and config.opponents.sampling == "latest":
+        problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
+                        "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), any share "
+                        "below 0.95 with 'uniform' or 'pfsp'")
     if not ok("game"):
         return problems
     game, found = game_info(config.game.name, config.game.options, f"{where}game.name", f"{where}game.options")

@@ -12,6 +12,12 @@ the learner's recent results against each, and turns them into sampling probabil
   ``score_m`` is the learner's mean score over its recent games against ``m`` (win 1, draw 0.5,
   loss 0; 0.5 before any game). The members the learner does worst against come up most.
 
+With ``self_play_share`` s > 0 (``uniform`` or ``pfsp``), the newest snapshot of the learner
+takes s of the probability and the other members share 1 − s as the sampling gives it them:
+self-play against the learner as it nearly is, beside the population (AlphaStar's main agents
+play 35 % self-play). Only the learner's own snapshots count towards ``max_snapshots``: league
+exploiters (``exploiter@<k>``) stay in the pool.
+
 Environments, possibly in other processes, get :meth:`OpponentPool.payload` (members and
 probabilities) and draw from it with an :class:`Opponents` table of their own.
 """
@@ -30,6 +36,7 @@ from agents.ppo.frozen_policy import FrozenPolicy
 
 SAMPLING = ("uniform", "latest", "pfsp")
 PFSP_FLOOR = 0.02  # every member keeps some chance, so its score stays current
+SNAPSHOT = "snapshot@"  # the learner's own snapshots: snapshot@<step>
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,11 @@ class Member:
     def is_snapshot(self) -> bool:
         return self.policy is not None
 
+    @property
+    def is_learner(self) -> bool:
+        """A snapshot of the learner itself (not a league exploiter)."""
+        return self.is_snapshot and self.id.startswith(SNAPSHOT)
+
 
 def score_of(reward: float) -> float:
     """The learner's result in one game as a PFSP score: win 1, draw 0.5, loss 0."""
@@ -63,11 +75,16 @@ class OpponentPool:
         pfsp_power: float = 2.0,
         max_snapshots: int = 10,
         results_window: int = 200,
+        self_play_share: float = 0.0,
     ):
         if sampling not in SAMPLING:
             raise ValueError(f"opponent sampling {sampling!r} is not known; use one of {', '.join(SAMPLING)}")
         if not 0.0 <= latest_share <= 1.0:
             raise ValueError(f"latest_share={latest_share} must be between 0 and 1")
+        if not 0.0 <= self_play_share < 1.0:
+            raise ValueError(f"self_play_share={self_play_share} must be at least 0 and below 1")
+        if self_play_share and sampling == "latest":
+            raise ValueError("self_play_share goes with uniform or pfsp sampling; with latest, set latest_share")
         if not fixed and max_snapshots < 1:
             raise ValueError("the opponent pool is empty: give fixed agents or allow snapshots")
         if len(set(fixed)) != len(fixed):
@@ -75,6 +92,7 @@ class OpponentPool:
         self.sampling = sampling
         self.latest_share = latest_share
         self.pfsp_power = pfsp_power
+        self.self_play_share = self_play_share
         self.max_snapshots = max_snapshots
         self.results_window = results_window
         self.members: list[Member] = [Member(spec, spec=spec) for spec in fixed]
@@ -89,11 +107,11 @@ class OpponentPool:
     def add_snapshot(self, policy: FrozenPolicy, step: int, member_id: str | None = None) -> Member:
         """Freeze the learner at ``step`` (or add a league exploiter, named ``member_id``); the
         oldest snapshot leaves beyond ``max_snapshots``."""
-        member = Member(member_id or f"snapshot@{step}", policy=policy, step=step)
+        member = Member(member_id or f"{SNAPSHOT}{step}", policy=policy, step=step)
         self.members = [m for m in self.members if m.id != member.id] + [member]
         self.results[member.id] = deque(maxlen=self.results_window)
-        while len(self.snapshots) > self.max_snapshots:
-            oldest = self.snapshots[0]
+        while len(own := [m for m in self.members if m.is_learner]) > self.max_snapshots:
+            oldest = own[0]
             self.members.remove(oldest)
             del self.results[oldest.id]
         return member
@@ -120,13 +138,25 @@ class OpponentPool:
             raise ValueError("the opponent pool is empty")
         if self.sampling == "pfsp":
             weights = np.array([(1.0 - self.score(m.id)) ** self.pfsp_power for m in self.members]) + PFSP_FLOOR
-            return weights / weights.sum()
+            return self._with_self_play(weights / weights.sum())
         probabilities = np.full(n, 1.0 / n)
         snapshots = [i for i, m in enumerate(self.members) if m.is_snapshot]
         if self.sampling == "latest" and snapshots and n > 1:
             probabilities[:] = (1.0 - self.latest_share) / (n - 1)
             probabilities[snapshots[-1]] = self.latest_share
-        return probabilities
+        return self._with_self_play(probabilities)
+
+    def _with_self_play(self, probabilities: np.ndarray) -> np.ndarray:
+        """``self_play_share`` to the learner's newest snapshot, the rest rescaled to 1 − share."""
+        own = [i for i, m in enumerate(self.members) if m.is_learner]
+        if not self.self_play_share or not own or len(self.members) == 1:
+            return probabilities
+        newest = own[-1]
+        rest = probabilities.copy()
+        rest[newest] = 0.0
+        rest *= (1.0 - self.self_play_share) / rest.sum()
+        rest[newest] = self.self_play_share
+        return rest
 
     def payload(self) -> dict:
         """What an environment needs to draw opponents: members and their probabilities."""

@@ -69,3 +69,17 @@ def test_an_interrupted_exploiter_is_resumed_not_skipped(tmp_path):
     sessions = json.loads((exploiter_dir(run, 1) / "run.json").read_text())["sessions"]
     assert len(sessions) == 2 and sessions[1]["resumed_from"]  # resumed, not started over
     assert "exploiter@1" in [m["id"] for m in json.loads(checkpoint.read_extra(final, "pool.json"))["members"]]
+
+
+def test_a_self_play_share_keeps_exploiters_and_stays_out_of_their_runs(tmp_path):
+    """With ``self_play_share`` the learner's newest snapshot takes its share of the draws; only
+    the learner's snapshots count towards ``max_snapshots``, and exploiters train without one."""
+    run = tmp_path / "run"
+    config = {**TINY, "opponents": {**TINY["opponents"], "self_play_share": 0.5, "max_snapshots": 1}}
+    final = Trainer(config_from_dict(config), run, resume=False, echo=lambda line: None).run()
+    members = json.loads(checkpoint.read_extra(final, "pool.json"))["members"]
+    ids = [m["id"] for m in members]
+    assert ids[:2] == ["honest", "counter"] and "exploiter@1" in ids and "exploiter@2" in ids
+    assert len([i for i in ids if i.startswith("snapshot@")]) == 1
+    for index in (1, 2):
+        assert "self_play_share: 0.0" in (exploiter_dir(run, index) / "config.yaml").read_text()

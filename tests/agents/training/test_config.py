@@ -84,6 +84,8 @@ BAD = [
     ({"opponents__fixed": []}, "opponents.fixed: empty: list []; allowed: a non-empty list of agent specs"),
     ({"opponents__fixed": ["random", "random"]}, "opponents.fixed: lists an agent twice: ['random', 'random']"),
     ({"opponents__latest_share": 1.5}, "opponents.latest_share: out of range: float 1.5; allowed: a finite number from 0 to 1"),
+    ({"opponents__self_play_share": 0.99}, "opponents.self_play_share: out of range: float 0.99; allowed: a finite number from 0 to 0.95"),
+    ({"opponents__sampling": "latest", "opponents__self_play_share": 0.5}, "opponents.self_play_share: 0.5 with sampling 'latest'; allowed: 0 with 'latest'"),
     ({"eval__opponents": ["ppo:/no/such.zip"]}, "eval.opponents[0]: no checkpoint at /no/such.zip"),
     ({"eval__opponents": []}, "eval.opponents: empty: list []; allowed: a non-empty list"),
     ({"warm_start__teacher": "nobody"}, "warm_start.teacher: unknown agent 'nobody'"),

@@ -55,6 +55,39 @@ def test_old_snapshots_leave_beyond_the_limit():
     assert "snapshot@100" not in pool.results
 
 
+def test_self_play_share_goes_to_the_learners_newest_snapshot():
+    pool = OpponentPool(["random", "honest", "counter"], "pfsp", pfsp_power=1.0, self_play_share=0.4)
+    assert pool.probabilities() == pytest.approx([1 / 3] * 3)  # no snapshot yet: the sampling alone
+    pool.add_snapshot(policy(0), 100)
+    pool.add_snapshot(policy(1), 200)
+    pool.add_snapshot(policy(2), 300, "exploiter@1")  # an exploiter is not the learner
+    for _ in range(10):
+        pool.record(["random"], +1.0)
+        pool.record(["honest"], -1.0)
+    p = pool.probabilities()
+    assert [m.id for m in pool.members][4] == "snapshot@200" and p[4] == pytest.approx(0.4)
+    weights = np.array([0.0, 1.0, 0.5, 0.5, 0.5]) + 0.02  # pfsp over the others: 1 - score, plus the floor
+    assert np.delete(p, 4) == pytest.approx(0.6 * weights / weights.sum())
+    assert p.sum() == pytest.approx(1.0)
+    uniform = OpponentPool(["random"], "uniform", self_play_share=0.5)
+    uniform.add_snapshot(policy(0), 100)
+    uniform.add_snapshot(policy(1), 200)
+    assert uniform.probabilities() == pytest.approx([0.25, 0.25, 0.5])
+    with pytest.raises(ValueError, match="self_play_share goes with uniform or pfsp"):
+        OpponentPool(["random"], "latest", self_play_share=0.5)
+    with pytest.raises(ValueError, match="below 1"):
+        OpponentPool(["random"], "pfsp", self_play_share=1.0)
+
+
+def test_league_exploiters_do_not_count_towards_the_snapshot_limit():
+    pool = OpponentPool(["random"], "uniform", max_snapshots=2)
+    pool.add_snapshot(policy(0), 100)
+    pool.add_snapshot(policy(1), 150, "exploiter@1")
+    for step in (200, 300):
+        pool.add_snapshot(policy(step), step)
+    assert [m.id for m in pool.members] == ["random", "exploiter@1", "snapshot@200", "snapshot@300"]
+
+
 def test_the_pool_saves_and_restores_members_and_results():
     pool = OpponentPool(["random", "honest"], "pfsp")
     pool.add_snapshot(policy(7), 700)
