@@ -217,8 +217,8 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     if ok("opponents.self_play_share", "opponents.sampling") and config.opponents.self_play_share \
             and config.opponents.sampling == "latest":
         problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
-                        "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), any share "
-                        "below 0.95 with 'uniform' or 'pfsp'")
+                        "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
+                        "0.95 with 'uniform' or 'pfsp'")
     if not ok("game"):
         return problems
     game, found = game_info(config.game.name, config.game.options, f"{where}game.name", f"{where}game.options")
