@@ -13,6 +13,12 @@ teacher: its mistakes lead it into positions the teacher never reached, where it
 less. ``dagger_rounds`` (DAgger, Ross, Gordon and Bagnell 2011) fixes that: in each round the
 current clone plays (its most likely legal action), the teacher says what it would have done in
 every position the clone reached, and the clone is refitted on all the examples gathered so far.
+
+``copy_weights`` fine-tunes instead: the teacher is a ``ppo:`` checkpoint of the same network,
+its actor's weights become the learner's (the policy plays exactly as the teacher), and the
+teacher's games fit only the value function, which a checkpoint of the frozen format does not
+carry. That is how a population step starts from an agent, e.g. to train it further against
+its exploiters.
 """
 
 from __future__ import annotations
@@ -126,14 +132,17 @@ def collect_batched(env: VectorLearnerEnv, teacher_spec: str, decisions: int, ga
 
 
 def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float, vf_coef: float,
-          entropy_coef: float, seed: int) -> dict[str, float]:
+          entropy_coef: float, seed: int, fit_policy: bool = True) -> dict[str, float]:
     """Fit a MaskableActorCriticPolicy to the demonstrations; returns the final accuracy, the
     policy's mean entropy and the value error. ``entropy_coef`` keeps the clone from becoming
-    certain of every choice, so that PPO still explores around the teacher."""
+    certain of every choice, so that PPO still explores around the teacher. With
+    ``fit_policy=False`` only the value function learns (the actor's weights stay as they are)."""
     import torch
 
     generator = np.random.default_rng(seed)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    value_parts = (policy.mlp_extractor.value_net, policy.value_net)
+    learning = policy.parameters() if fit_policy else [p for part in value_parts for p in part.parameters()]
+    optimizer = torch.optim.Adam(learning, lr=learning_rate)
     policy.set_training_mode(True)
     n = len(data.actions)
     obs = torch.as_tensor(data.observations)
@@ -146,7 +155,9 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
             idx = order[start : start + batch_size]
             values, log_prob, entropy = policy.evaluate_actions(obs[idx], acts[idx], action_masks=masks[idx])
             value_loss = torch.nn.functional.mse_loss(values.flatten(), rets[idx])
-            loss = -log_prob.mean() - entropy_coef * entropy.mean() + vf_coef * value_loss
+            loss = vf_coef * value_loss
+            if fit_policy:
+                loss = loss - log_prob.mean() - entropy_coef * entropy.mean()
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -164,22 +175,30 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
 
 def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
                learning_rate: float, entropy_coef: float, seed: Callable[[int], int], say: Callable[[str], None],
-               dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None) -> dict[str, float]:
+               dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None,
+               copy_from: FrozenPolicy | None = None) -> dict[str, float]:
     """Collect the teacher's games and clone them into ``model.policy``; then, for each of
     ``dagger_rounds``, let the clone (``freeze()``: the policy as it stands) play ``decisions``
     more decisions with the teacher's labels, and refit on everything gathered. ``seed(k)`` is
-    the seed of round ``k`` (0: the first collection and fit)."""
+    the seed of round ``k`` (0: the first collection and fit). With ``copy_from`` (the
+    teacher's own policy, see :func:`teacher_policy`) the actor takes its weights and the
+    games fit only the value function."""
     if dagger_rounds and freeze is None:
         raise ValueError("dagger_rounds needs freeze, to let the clone play")
+    if copy_from is not None and dagger_rounds:
+        raise ValueError("dagger_rounds has nothing to correct when the teacher's weights are copied; use 0")
     started = time.perf_counter()
+    if copy_from is not None:
+        set_actor(model.policy, copy_from)
     env = make_env()
     data = collect(env, teacher, decisions, model.gamma, seed(0))
     fit_options = {"epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
-                   "vf_coef": model.vf_coef, "entropy_coef": entropy_coef}
+                   "vf_coef": model.vf_coef, "entropy_coef": entropy_coef, "fit_policy": copy_from is None}
     collected = time.perf_counter() - started
     fit = clone(model.policy, data, seed=seed(0), **fit_options)
     say(
-        f"warm start: cloned {teacher} from {len(data.actions):,} decisions in {data.games:,} games "
+        f"warm start: {'copied the weights of ' + teacher + ', fitted its value' if copy_from is not None else 'cloned ' + teacher} "
+        f"from {len(data.actions):,} decisions in {data.games:,} games "
         f"({collected:.0f}s to play, {time.perf_counter() - started - collected:.0f}s to fit): "
         f"agrees on {fit['accuracy']:.1%} of its choices (entropy {fit['entropy']:.2f}), value error {fit['value_mse']:.3f}"
     )
@@ -200,3 +219,47 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
         )
         fit["dagger_agreement"] = agreed
     return {**fit, "decisions": len(data.actions), "games": data.games}
+
+
+# -- fine-tuning from a checkpoint ----------------------------------------------------------
+
+
+def teacher_policy(spec: str, game) -> tuple[FrozenPolicy, dict]:
+    """The frozen policy and the metadata of the checkpoint a ``ppo:`` spec names (greedy or
+    not, the weights are the same); ``ValueError`` if it does not fit ``game``."""
+    from agents.base import play_mode
+    from agents.ppo import checkpoint
+    from agents.ppo.agent import checkpoint_file
+
+    if not spec.startswith("ppo:"):
+        raise ValueError(f"copying weights needs a ppo: teacher, not {spec!r}")
+    file = checkpoint_file(play_mode(spec[len("ppo:"):])[0])
+    meta = checkpoint.read_metadata(file)
+    checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
+    return checkpoint.read_policy(file), meta
+
+
+def network_differences(spec: str, game, network) -> list[str]:
+    """How the network of the ``ppo:`` checkpoint ``spec`` differs from the config's
+    ``network`` section (layers, activation, focus, features); [] when the weights fit."""
+    _, meta = teacher_policy(spec, game)
+    trained = meta.get("network") or {}
+    wanted = {"pi": list(network.pi), "activation": network.activation,
+              "focus": {k: list(v) for k, v in network.focus.items()}, "features": list(network.features)}
+    return [f"{key} {trained.get(key, '<absent>')!r} (this config: {value!r})"
+            for key, value in wanted.items() if trained.get(key, "<absent>") != value]
+
+
+def set_actor(policy, frozen: FrozenPolicy) -> None:
+    """Load a frozen policy's layers into a MaskableActorCriticPolicy's actor
+    (``mlp_extractor.policy_net`` and ``action_net``); ``ValueError`` if the shapes differ."""
+    import torch
+
+    linear = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)] + [policy.action_net]
+    shapes = [tuple(m.weight.shape[::-1]) for m in linear]
+    if shapes != [w.shape for w in frozen.weights]:
+        raise ValueError(f"the teacher's layers {[w.shape for w in frozen.weights]} do not fit this network's {shapes}")
+    with torch.no_grad():
+        for module, w, b in zip(linear, frozen.weights, frozen.biases):
+            module.weight.copy_(torch.as_tensor(w.T))
+            module.bias.copy_(torch.as_tensor(b))

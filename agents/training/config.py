@@ -138,6 +138,8 @@ class WarmStartSection:
     learning_rate: LearningRate = 1e-3
     entropy_coef: Number(0) = 0.02  # keeps the clone exploring
     dagger_rounds: Integer(0, 100) = 0  # rounds where the clone plays and the teacher labels
+    # a ppo: teacher of this network: start from its weights (fine-tuning), the clone fitting only the value function
+    copy_weights: Flag = False
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -219,6 +221,13 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
         problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
+    w = config.warm_start
+    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher or "").startswith("ppo:"):
+        problems.append(f"{where}warm_start.copy_weights: true with teacher {w.teacher!r}; allowed: true only with a "
+                        "ppo: teacher (a checkpoint trained with this config's network), false otherwise")
+    if ok("warm_start.copy_weights", "warm_start.dagger_rounds") and w.copy_weights and w.dagger_rounds:
+        problems.append(f"{where}warm_start.dagger_rounds: {w.dagger_rounds} with copy_weights (the copy plays as its "
+                        "teacher, DAgger has nothing to correct); allowed: 0 with copy_weights")
     if not ok("game"):
         return problems
     game, found = game_info(config.game.name, config.game.options, f"{where}game.name", f"{where}game.options")
@@ -259,4 +268,13 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
         named.append((f"{where}warm_start.teacher", config.warm_start.teacher))
     if ok("learner.partner") and partner not in ("self", "pool"):
         named.append((f"{where}learner.partner", partner))
-    return problems + agent_problems(named, game)
+    problems += agent_problems(named, game)
+    if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
+            and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):
+        from agents.ppo.warm_start import network_differences
+
+        differences = network_differences(w.teacher, game, config.network)
+        if differences:
+            problems.append(f"{where}warm_start.copy_weights: the teacher {w.teacher} was trained with another network "
+                            f"({'; '.join(differences)}); allowed: a teacher with this config's network, or false")
+    return problems

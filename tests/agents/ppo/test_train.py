@@ -176,3 +176,21 @@ def test_a_checkpoint_for_another_env_version_is_refused(run, tmp_path):
         make_agent(f"ppo:{not_ours}", game_info(), 0)
     with pytest.raises(ValueError, match="no checkpoint at"):
         make_agent(f"ppo:{tmp_path / 'missing.zip'}", game_info(), 0)
+
+
+def test_copy_weights_fine_tunes_from_the_teachers_own_policy(run, tmp_path):
+    """With ``warm_start.copy_weights`` the learner starts as the teacher checkpoint's actor,
+    exactly, and its games fit only the value function."""
+    teacher = f"ppo:{run[1]}"
+    config = config_from_dict({**TINY, "total_steps": 512, "eval": {**TINY["eval"], "every": 100_000},
+                               "warm_start": {"teacher": teacher, "copy_weights": True, "decisions": 200, "epochs": 1}})
+    Trainer(config, tmp_path, resume=False, echo=lambda line: None).run()
+    start, taught = checkpoint.read_policy(tmp_path / "checkpoints" / checkpoint.checkpoint_name(0)), checkpoint.read_policy(run[1])
+    assert len(start.weights) == len(taught.weights)
+    for mine, theirs in zip(start.weights + start.biases, taught.weights + taught.biases):
+        assert (mine == theirs).all()
+    assert f"warm start: copied the weights of {teacher}, fitted its value from" in (tmp_path / "train.log").read_text()
+    # another network cannot take those weights: refused before anything trains
+    with pytest.raises(ValueError, match=r"warm_start.copy_weights: the teacher .* another network \(pi \[32\] \(this config: \[64\]\)"):
+        config_from_dict({**TINY, "network": {**TINY["network"], "pi": [64]},
+                          "warm_start": {"teacher": teacher, "copy_weights": True}})

@@ -89,6 +89,17 @@ BAD = [
     ({"eval__opponents": ["ppo:/no/such.zip"]}, "eval.opponents[0]: no checkpoint at /no/such.zip"),
     ({"eval__opponents": []}, "eval.opponents: empty: list []; allowed: a non-empty list"),
     ({"warm_start__teacher": "nobody"}, "warm_start.teacher: unknown agent 'nobody'"),
+    ({"warm_start__teacher": "honest", "warm_start__copy_weights": True},
+     "warm_start.copy_weights: true with teacher 'honest'; allowed: true only with a ppo: teacher"),
+    ({"warm_start__copy_weights": True}, "warm_start.copy_weights: true with teacher None; allowed: true only with a ppo:"),
+    ({"warm_start__teacher": "ppo:zoo/i_doubt_it_league_seed0", "warm_start__copy_weights": True},
+     "warm_start.copy_weights: the teacher ppo:zoo/i_doubt_it_league_seed0 was trained with another network (pi [128, 128] "
+     "(this config: [256, 256]); focus {'claim_rank': ['hand', 'my_cards_in_pile', 'known_cards'], 'required_rank': "
+     "['hand']} (this config: {}); features ['doubt'] (this config: []))"),
+    ({"warm_start__teacher": "ppo:zoo/i_doubt_it_league_seed0", "warm_start__copy_weights": True,
+      "warm_start__dagger_rounds": 1, "network": {"pi": [128, 128], "focus": {"claim_rank": ["hand", "my_cards_in_pile", "known_cards"],
+                                                                          "required_rank": ["hand"]}, "features": ["doubt"]}},
+     "warm_start.dagger_rounds: 1 with copy_weights (the copy plays as its teacher, DAgger has nothing to correct)"),
     ({"learner__seat": 4}, "learner.seat: out of range: int 4; allowed: 'rotate' or a seat from 0 to 3"),
     ({"learner__seat": "left"}, "learner.seat: not allowed: str 'left'; allowed: an integer from 0 to 64 or 'rotate'"),
     ({"learner__shaping": {"hand_size": -1}}, "learner.shaping: shaping field 'hand_size' is not an observation field"),
