@@ -2,8 +2,8 @@
 
 With ``league.every: K`` in a training config, every ``K`` steps of the main agent training
 stops between two rollouts and an **exploiter** is trained (``league.exploiter_steps``, the
-main config's network, PPO settings and warm start, in ``<run>/league/exploiter_<k>/``), in turn
-by ``league.kinds``:
+main config's network, PPO settings and warm start, in ``<run>/league/exploiter_<k>/``; with
+``league.exploiter_teacher`` its warm start clones that teacher instead), in turn by ``league.kinds``:
 
 * a **main exploiter** against frozen copies of the main agent as it stands (AlphaStar's main
   exploiters: they find the main agent's current weaknesses);
@@ -75,7 +75,11 @@ def train_exploiter(trainer, model, index: int) -> FrozenPolicy:
             for member in trainer.pool.snapshots:
                 path = write_member(population / f"{member.id.replace('@', '_')}.zip", meta, member.policy)
                 opponents.append(f"ppo:{path}")
-        config = exploiter_config(c.replace(league=type(c.league)()), opponents, seed=c.seed * 1000 + index,
+        recipe = c.replace(league=type(c.league)())
+        if c.league.exploiter_teacher is not None:  # the exploiter clones its own teacher, copying no weights
+            recipe = recipe.replace(warm_start=dataclasses.replace(c.warm_start, teacher=c.league.exploiter_teacher,
+                                                                   copy_weights=False))
+        config = exploiter_config(recipe, opponents, seed=c.seed * 1000 + index,
                                   steps=c.league.exploiter_steps, eval_opponents=[f"ppo:{main}"])
         if kind == "league":
             config = config.replace(opponents=dataclasses.replace(config.opponents, sampling="pfsp"))
