@@ -357,8 +357,8 @@ SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml"
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_training_config_loads(path):
     config = load_config(path)
-    assert config.game.name == path.stem.removeprefix("league_")
-    assert path.stem.startswith("league_") == bool(config.league.every)
+    assert config.game.name == path.stem.removeprefix("league_").removeprefix("population_")
+    assert path.stem.startswith(("league_", "population_")) == bool(config.league.every)
     assert config.eval.final_deals * games_per_deal(config) >= 2000  # the bars' sample size
     assert config_from_dict(config.to_dict()) == config
 
@@ -377,7 +377,9 @@ def games_per_deal(config) -> int:
 def test_there_is_a_training_config_for_every_game():
     import bluff_envs
 
-    assert {p.stem for p in SHIPPED} == set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES}
+    stems = {p.stem for p in SHIPPED}
+    assert {s for s in stems if not s.startswith("population_")} == set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES}
+    assert {s.removeprefix("population_") for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
 
 
 def test_bluff_train_reports_a_bad_config_before_any_work(tmp_path):
