@@ -198,7 +198,7 @@ class Trainer:
             signal.signal(signal.SIGINT, previous)
 
     def _warm_start(self, model) -> None:
-        from agents.ppo.warm_start import network_differences, teacher_policy, warm_start
+        from agents.ppo.warm_start import copied_policy, warm_start
         from agents.training.learner_env import LearnerEnv
         from agents.training.vector_learner import VectorLearnerEnv
 
@@ -211,13 +211,8 @@ class Trainer:
                                         seeds=self.seeds.warm_start_envs(c.num_envs), **settings)
             return LearnerEnv(c.game.name, c.game.options, self.pool.payload(), seed=self.seeds.warm_start_env(), **settings)
 
-        copy_from = None
-        if w.copy_weights:  # fine-tuning: checked by the config already, again here for a changed file
-            differences = network_differences(w.teacher, self.game, c.network)
-            if differences:
-                raise ValueError(f"warm_start.copy_weights: the teacher {w.teacher} was trained with another network "
-                                 f"({'; '.join(differences)})")
-            copy_from = teacher_policy(w.teacher, self.game)[0]
+        # fine-tuning: the config checked the teacher's network; read here, it is checked again
+        copy_from = copied_policy(w.teacher, self.game, c.network) if w.copy_weights else None
         fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef,
                          self.seeds.warm_start, self.say, dagger_rounds=w.dagger_rounds, freeze=lambda: self.frozen(model),
                          copy_from=copy_from)

@@ -239,15 +239,19 @@ def teacher_policy(spec: str, game) -> tuple[FrozenPolicy, dict]:
     return checkpoint.read_policy(file), meta
 
 
-def network_differences(spec: str, game, network) -> list[str]:
-    """How the network of the ``ppo:`` checkpoint ``spec`` differs from the config's
-    ``network`` section (layers, activation, focus, features); [] when the weights fit."""
-    _, meta = teacher_policy(spec, game)
+def copied_policy(spec: str, game, network) -> FrozenPolicy:
+    """The actor of the ``ppo:`` checkpoint ``spec``, to copy into a learner with the config's
+    ``network`` section; ``ValueError`` naming every difference of layers, activation, focus or
+    features (then its weights would not fit, or would read other inputs)."""
+    policy, meta = teacher_policy(spec, game)
     trained = meta.get("network") or {}
     wanted = {"pi": list(network.pi), "activation": network.activation,
               "focus": {k: list(v) for k, v in network.focus.items()}, "features": list(network.features)}
-    return [f"{key} {trained.get(key, '<absent>')!r} (this config: {value!r})"
-            for key, value in wanted.items() if trained.get(key, "<absent>") != value]
+    differences = [f"{key} {trained.get(key, '<absent>')!r} (this config: {value!r})"
+                   for key, value in wanted.items() if trained.get(key, "<absent>") != value]
+    if differences:
+        raise ValueError(f"the teacher {spec} was trained with another network ({'; '.join(differences)})")
+    return policy
 
 
 def set_actor(policy, frozen: FrozenPolicy) -> None:

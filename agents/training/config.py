@@ -224,7 +224,7 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
     w = config.warm_start
-    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher or "").startswith("ppo:"):
+    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher).startswith("ppo:"):
         problems.append(f"{where}warm_start.copy_weights: true with teacher {w.teacher!r}; allowed: true only with a "
                         "ppo: teacher (a checkpoint trained with this config's network), false otherwise")
     if ok("warm_start.copy_weights", "warm_start.dagger_rounds") and w.copy_weights and w.dagger_rounds:
@@ -275,10 +275,11 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     problems += agent_problems(named, game)
     if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
             and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):
-        from agents.ppo.warm_start import network_differences
+        from agents.ppo.warm_start import copied_policy
 
-        differences = network_differences(w.teacher, game, config.network)
-        if differences:
-            problems.append(f"{where}warm_start.copy_weights: the teacher {w.teacher} was trained with another network "
-                            f"({'; '.join(differences)}); allowed: a teacher with this config's network, or false")
+        try:
+            copied_policy(w.teacher, game, config.network)
+        except ValueError as error:
+            problems.append(f"{where}warm_start.copy_weights: {error}; allowed: a teacher with this config's network, "
+                            "or false")
     return problems
