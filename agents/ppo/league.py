@@ -3,7 +3,8 @@
 With ``league.every: K`` in a training config, every ``K`` steps of the main agent training
 stops between two rollouts and an **exploiter** is trained (``league.exploiter_steps``, the
 main config's network, PPO settings and warm start, in ``<run>/league/exploiter_<k>/``; with
-``league.exploiter_teacher`` its warm start clones that teacher instead), in turn by ``league.kinds``:
+``league.exploiter_teachers`` its warm start clones the next of them instead, so that the
+exploiters come from several starts), in turn by ``league.kinds``:
 
 * a **main exploiter** against frozen copies of the main agent as it stands (AlphaStar's main
   exploiters: they find the main agent's current weaknesses);
@@ -76,9 +77,10 @@ def train_exploiter(trainer, model, index: int) -> FrozenPolicy:
                 path = write_member(population / f"{member.id.replace('@', '_')}.zip", meta, member.policy)
                 opponents.append(f"ppo:{path}")
         recipe = c.replace(league=type(c.league)())
-        if c.league.exploiter_teacher is not None:  # the exploiter clones its own teacher, copying no weights
-            recipe = recipe.replace(warm_start=dataclasses.replace(c.warm_start, teacher=c.league.exploiter_teacher,
-                                                                   copy_weights=False))
+        teachers = c.league.exploiter_teachers
+        if teachers:  # the exploiter clones its own teacher, in turn, copying no weights
+            teacher = teachers[(index - 1) % len(teachers)]
+            recipe = recipe.replace(warm_start=dataclasses.replace(c.warm_start, teacher=teacher, copy_weights=False))
         config = exploiter_config(recipe, opponents, seed=c.seed * 1000 + index,
                                   steps=c.league.exploiter_steps, eval_opponents=[f"ppo:{main}"])
         if kind == "league":

@@ -7,8 +7,10 @@ steps, the commit it was trained at) and what was measured of it (its final eval
 robustness matrix, its exploiters), so that a results table can be rebuilt from the zoo alone.
 
 ``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA]``
-adds or replaces an entry; ``python -m agents.ppo.zoo list`` shows them; ``python -m
-agents.ppo.zoo table`` prints the results table of the README, built from the entries alone;
+adds or replaces an entry; ``python -m agents.ppo.zoo exploit NAME FILE`` adds the exploiters of
+another ``bluff exploit`` (e.g. from another start) to an entry's; ``python -m agents.ppo.zoo
+list`` shows them; ``python -m agents.ppo.zoo table`` prints the results table of the README,
+built from the entries alone;
 ``python -m agents.ppo.zoo_evaluation NAME…`` plays an entry's final evaluation again
 (:mod:`agents.ppo.zoo_evaluation`).
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.ppo import checkpoint
+from agents.training.exploit_results import first_start, run_name, summarize
 
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
@@ -72,6 +75,33 @@ def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, com
     return out
 
 
+def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
+    """Add the exploiters of ``summary`` (an ``exploit.json`` of this entry's agent, e.g. from
+    another start) to entry ``name``'s, and summarize them again: the entry's exploitability is
+    then the largest start's mean edge over all of them. Refused for another game, another
+    budget, or a run name the entry already holds."""
+    path = Path(location(PREFIX + name))
+    entry = info(path)
+    before = entry.get("exploit") or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary["steps"],
+                                      "field": summary.get("field"), "runs": {}}
+    if summary.get("game") != entry["game"] or summary.get("steps") != before.get("steps"):
+        raise ValueError(f"exploiters of {summary.get('game')} with {summary.get('steps')} steps cannot join entry "
+                         f"{name} ({entry['game']}, exploiters of {before.get('steps')} steps)")
+    first, given = first_start(before), first_start(summary)  # the entry's recipe start, the file's
+    runs = {k: {**r, "start": r.get("start") or first} for k, r in before["runs"].items()}
+    for r in summary["runs"].values():
+        start = r.get("start") or given
+        key = run_name(r["against"], r["seed"], start, first)
+        if key in runs:
+            raise ValueError(f"entry {name} already holds exploiter {key}; allowed: exploiters of another start or seed")
+        runs[key] = {**r, "start": start}
+    starts = list(dict.fromkeys([*(before.get("starts") or [first]), *(r["start"] for r in runs.values())]))
+    merged = {**before, "runs": runs, "starts": starts}
+    entry["exploit"] = summarize(merged)
+    rewrite(path, entry)
+    return path
+
+
 def rewrite(path: Path, entry: dict[str, Any]) -> None:
     """Replace the entry's ``zoo.json``, keeping its checkpoint parts as they are."""
     _write(path, path, entry)
@@ -90,7 +120,7 @@ def _write(out: Path, source: Path, entry: dict[str, Any]) -> None:
 
 TABLE_HEADER = (
     "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
-    "| exploiter edge (mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
+    "| exploiter edge (largest start's mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
     "|---|---:|---:|---|---|---:|---|---:|---:|---|\n"
 )
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge")  # fields of these are not "heuristic fields"
@@ -120,15 +150,17 @@ def _row(name: str, entry: dict[str, Any]) -> str:
     heuristic = [r for r in matrix if all(":" not in a and "#" not in a and a not in DIAGNOSTICS for a in r["agents"])]
     strongest = min(heuristic, key=lambda r: r["edge"]) if heuristic else None
     worst_text, strongest_text = _field_text(worst), _field_text(strongest)
-    exploit = entry.get("exploit") or {}
+    exploit = summarize(json.loads(json.dumps(entry["exploit"]))) if entry.get("exploit") else {}
     runs = exploit.get("runs") or {}
 
     def edge(against: str) -> str:
-        chosen = [r for r in runs.values() if r["against"] == against]
-        if not chosen:
+        if f"edge_vs_{against}" not in exploit:
             return "–"
-        mean = sum(r["edge"] for r in chosen) / len(chosen)
-        return f"{mean:+.3f} ({len(chosen)} seed{'s' if len(chosen) > 1 else ''})"
+        best = exploit[f"start_vs_{against}"]
+        seeds = sum(r["against"] == against and r["start"] == best for r in runs.values())
+        starts = sum(against in e for e in exploit["by_start"].values())
+        where = f"{seeds} seed{'s' if seeds > 1 else ''}" + (f" from {best}, the largest of {starts} starts" if starts > 1 else "")
+        return f"{exploit['edge_vs_' + against]:+.3f} ({where})"
 
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
@@ -163,6 +195,9 @@ def main() -> None:
     adding.add_argument("--robustness", type=Path, help="a robustness.json to keep with it")
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
     adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
+    joining = sub.add_parser("exploit", help="add the exploiters of an exploit.json (e.g. another start) to an entry's")
+    joining.add_argument("name")
+    joining.add_argument("exploit", type=Path)
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
@@ -173,6 +208,8 @@ def main() -> None:
         if args.exploit:
             extras["exploit"] = json.loads(args.exploit.read_text())
         print(add(args.source, args.name, extras, args.commit))
+    elif args.command == "exploit":
+        print(add_exploiters(args.name, json.loads(args.exploit.read_text())))
     elif args.command == "table":
         print(table(), end="")
     else:

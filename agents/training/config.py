@@ -109,8 +109,9 @@ class LeagueSection:
     every: Every = 0  # steps of the main agent between two exploiters; 0: no league
     exploiter_steps: Steps = 200_000  # each exploiter's training budget
     kinds: ListOf(Literal["main", "league"], min_items=1) = ("main", "league")  # in turn: vs the main agent, vs the population
-    # the teacher an exploiter's warm start clones; null: the main run's warm start (with copy_weights: the same copy)
-    exploiter_teacher: AgentSpec | None = None
+    # the teachers exploiters' warm starts clone, in turn (exploiter k: the k-th, cycling), each a start of its own;
+    # empty: the main run's warm start (with copy_weights: the same copy)
+    exploiter_teachers: ListOf(AgentSpec) = ()
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -270,8 +271,8 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
         named.append((f"{where}warm_start.teacher", config.warm_start.teacher))
     if ok("learner.partner") and partner not in ("self", "pool"):
         named.append((f"{where}learner.partner", partner))
-    if ok("league.exploiter_teacher") and config.league.exploiter_teacher is not None:
-        named.append((f"{where}league.exploiter_teacher", config.league.exploiter_teacher))
+    if ok("league.exploiter_teachers"):
+        named += [(f"{where}league.exploiter_teachers[{i}]", s) for i, s in enumerate(config.league.exploiter_teachers)]
     problems += agent_problems(named, game)
     if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
             and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):

@@ -26,6 +26,7 @@
           steps: 1000000
           seeds: [0, 1]
           reference: true            # and the same recipe against the heuristic field
+          starts: [recipe, counter]  # the agents the warm start clones (default [recipe]); largest edge counts
           recipe: exploit/i_doubt_it.yaml   # default: experiments/exploit/<game>.yaml
 
 Everything is validated when the file is loaded, before any work, by the project's one
@@ -61,7 +62,8 @@ from agents.training.config_loader import (
     load_checked,
     load_yaml,
 )
-from agents.training.exploit import EXPLOIT_STEPS
+from agents.training.exploit import EXPLOIT_STEPS, from_start
+from agents.training.exploit_results import RECIPE_START
 from experiments.tournament.config import (
     Executor,
     ExecutorSpec,
@@ -100,6 +102,8 @@ class ExploitStep:
     seeds: ListOf(Seed, min_items=1) = (0, 1)
     reference: bool = True  # also the same recipe against the game's heuristic field
     recipe: str | None = None  # a training config, relative to the experiment file; default experiments/exploit/<game>.yaml
+    # the agents the exploiters' warm start clones, each a start of its own ("recipe": the recipe's own teacher)
+    starts: ListOf(str, min_items=1, allowed="a non-empty list of agent specs of the game, or 'recipe'") = (RECIPE_START,)
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -279,6 +283,12 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
         recipe, recipe_problems = _exploit_recipe(found.exploit.recipe, f"{where}exploit.recipe", base_dir, game, options)
         problems += recipe_problems
         entry_ok = entry_ok and recipe is not None
+        for i, teacher in enumerate(found.exploit.starts if recipe is not None else ()):
+            try:
+                from_start(recipe, teacher)
+            except ValueError as error:
+                problems.append(f"{where}exploit.starts[{i}]: {error}; allowed: an agent of {game}, or 'recipe'")
+                entry_ok = False
     if not entry_ok or tournament_problems or info is None:
         return None
     return GameStudy(game, options, trained, {**tournament, "name": game, "game": game, "options": options,

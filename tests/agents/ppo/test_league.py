@@ -85,15 +85,16 @@ def test_a_self_play_share_keeps_exploiters_and_stays_out_of_their_runs(tmp_path
         assert "self_play_share: 0.0" in (exploiter_dir(run, index) / "config.yaml").read_text()
 
 
-def test_exploiters_clone_their_own_teacher_when_given_one(tmp_path):
-    """``league.exploiter_teacher``: the exploiter's warm start clones it, whatever the main
-    run's warm start (there: a clone of counter)."""
-    config = {**TINY, "total_steps": 768, "league": {"every": 300, "exploiter_steps": 256, "kinds": ["main"],
-                                                      "exploiter_teacher": "honest"},
+def test_exploiters_clone_their_own_teachers_in_turn(tmp_path):
+    """``league.exploiter_teachers``: exploiter k's warm start clones the k-th (cycling),
+    whatever the main run's warm start (there: a clone of counter)."""
+    config = {**TINY, "league": {"every": 300, "exploiter_steps": 256, "kinds": ["main"],
+                                 "exploiter_teachers": ["honest", "bluffer"]},
               "warm_start": {"teacher": "counter", "decisions": 200, "epochs": 1}}
     lines = []
     Trainer(config_from_dict(config), tmp_path / "run", resume=False, echo=lines.append).run()
     exploiter = (exploiter_dir(tmp_path / "run", 1) / "train.log").read_text()
     assert "warm start: cloned honest from" in exploiter
+    assert "warm start: cloned bluffer from" in (exploiter_dir(tmp_path / "run", 2) / "train.log").read_text()
     assert "warm start: cloned counter from" in "\n".join(lines)
     assert "teacher: counter" in (tmp_path / "run" / "config.yaml").read_text()

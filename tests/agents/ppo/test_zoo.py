@@ -126,3 +126,24 @@ def test_the_readme_results_table_is_the_zoo_table():
     start, end = "<!-- zoo table: python -m agents.ppo.zoo table -->\n", "<!-- end of zoo table -->"
     assert start in readme and end in readme
     assert readme.split(start, 1)[1].split(end, 1)[0] == zoo.table()
+
+
+def test_exploiters_of_another_start_join_an_entry(a_zoo):
+    runs = {f"vs_agent_seed{s}": {"against": "agent", "seed": s, "edge": e} for s, e in ((0, 0.0), (1, 0.0625))}
+    zoo.add(a_zoo, "tiny", {"exploit": {"game": "seven_spades", "steps": 512, "teacher": "counter", "runs": runs}})
+    other = {"game": "seven_spades", "steps": 512, "starts": ["bluffer"],
+             "runs": {f"vs_agent_from_bluffer_seed{s}": {"against": "agent", "start": "bluffer", "seed": s, "edge": e}
+                      for s, e in ((0, 0.125), (1, 0.25))}}
+    path = zoo.add_exploiters("tiny", other)
+    exploit = zoo.info(path)["exploit"]
+    assert sorted(exploit["runs"]) == ["vs_agent_from_bluffer_seed0", "vs_agent_from_bluffer_seed1", "vs_agent_seed0",
+                                       "vs_agent_seed1"]
+    assert exploit["starts"] == ["counter", "bluffer"] and exploit["runs"]["vs_agent_seed0"]["start"] == "counter"
+    assert exploit["by_start"] == {"counter": {"agent": 0.03125}, "bluffer": {"agent": 0.1875}}
+    assert exploit["edge_vs_agent"] == 0.1875 and exploit["start_vs_agent"] == "bluffer"
+    cells = [c.strip() for c in zoo.table([path]).splitlines()[2].strip("|").split("|")]
+    assert cells[7] == "+0.188 (2 seeds from bluffer, the largest of 2 starts)"
+    with pytest.raises(ValueError, match="already holds exploiter vs_agent_from_bluffer_seed0"):
+        zoo.add_exploiters("tiny", other)
+    with pytest.raises(ValueError, match="cannot join entry tiny"):
+        zoo.add_exploiters("tiny", {**other, "steps": 1024})

@@ -89,7 +89,7 @@ BAD = [
     ({"eval__opponents": ["ppo:/no/such.zip"]}, "eval.opponents[0]: no checkpoint at /no/such.zip"),
     ({"eval__opponents": []}, "eval.opponents: empty: list []; allowed: a non-empty list"),
     ({"warm_start__teacher": "nobody"}, "warm_start.teacher: unknown agent 'nobody'"),
-    ({"league__exploiter_teacher": "nobody"}, "league.exploiter_teacher: unknown agent 'nobody'"),
+    ({"league__exploiter_teachers": ["honest", "nobody"]}, "league.exploiter_teachers[1]: unknown agent 'nobody'"),
     ({"warm_start__teacher": "honest", "warm_start__copy_weights": True},
      "warm_start.copy_weights: true with teacher 'honest'; allowed: true only with a ppo: teacher"),
     ({"warm_start__copy_weights": True}, "warm_start.copy_weights: true with teacher None; allowed: true only with a ppo:"),

@@ -111,12 +111,14 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
     a best response trained against it, both in the report and the summary; run again, nothing
     is played or trained twice."""
     recipe = {"game": {"name": "seven_spades", "options": {}}, **TINY_TRAINING,
-              "opponents": {"fixed": ["honest"], "snapshot_every": 0}, "eval": {"every": 0, "deals": 1, "opponents": ["honest"]}}
+              "opponents": {"fixed": ["honest"], "snapshot_every": 0}, "eval": {"every": 0, "deals": 1, "opponents": ["honest"]},
+              "warm_start": {"decisions": 200, "epochs": 1}}
     (tmp_path / "exploit.yaml").write_text(yaml.safe_dump(recipe))
     entry = {"game": "seven_spades", "options": {"num_players": 3}, "train": {"ppo": TINY_TRAINING},
              "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1},
              "robustness": {"agents": ["ppo"], "deals": 1},
-             "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": False, "recipe": "exploit.yaml"}}
+             "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": False, "recipe": "exploit.yaml",
+                         "starts": ["recipe", "counter"]}}
     path = tmp_path / "steps.yaml"
     path.write_text(yaml.safe_dump({"name": "steps", "seed": 3, "workers": 1, "games": [entry]}))
     experiment = load_experiment(path)
@@ -128,7 +130,8 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
     assert {"honest x2", "random x2", "self x2", "never + always challenge"} <= {r["field"] for r in rows}
     assert all(r["games"] == 3 and 0 <= r["win_rate"] <= 1 for r in rows)  # 1 deal in 3 rotations
     runs = game["exploit"]["ppo"]["runs"]
-    assert list(runs) == ["vs_agent_seed0"] and runs["vs_agent_seed0"]["games"] >= 3
+    assert list(runs) == ["vs_agent_seed0", "vs_agent_from_counter_seed0"] and runs["vs_agent_seed0"]["games"] >= 3
+    assert set(game["exploit"]["ppo"]["by_start"]) == {"recipe", "counter"}
     report = (run / "report.md").read_text()
     assert "### Robustness of ppo" in report and "### Exploiters of ppo" in report and "| self x2 |" in report
     lines = []
@@ -148,6 +151,19 @@ def test_study_steps_name_trained_agents(tmp_path):
     text = str(error.value)
     assert "games[0].robustness.agents: 'honest' is not trained here; allowed: the names of this game's trained agents (ppo)" in text
     assert "games[0].exploit.recipe:" in text and "missing.yaml" in text
+
+
+def test_an_exploit_start_must_be_an_agent_of_the_game(tmp_path):
+    entry = {"game": "seven_spades", "train": {"ppo": TINY_TRAINING},
+             "tournament": {"format": "round_robin", "agents": ["ppo", "honest"], "deals": 1},
+             "exploit": {"agents": ["ppo"], "starts": ["recipe", "nobody"]}}
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump({"name": "bad", "games": [entry]}))
+    with pytest.raises(ConfigError) as error:
+        load_experiment(path)
+    text = str(error.value)
+    assert "games[0].exploit.starts[1]:" in text and "unknown agent 'nobody'" in text and "allowed: an agent of seven_spades" in text
+    assert len(text) < 4000
 
 
 def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
