@@ -198,11 +198,22 @@ def validate_config(data: Any, *, where: str = "", semantic: bool = True) -> tup
     """A training config and its problems (every one; the config is None if there are any).
     ``where`` prefixes every key (a training config inside an experiment file); with
     ``semantic=False`` only the shape is checked, not the game and the agents."""
-    checked = check_shape(TrainConfig, data, where, fill={"total_steps": 1})
+    checked = check_shape(TrainConfig, _renamed(data), where, fill={"total_steps": 1})
     problems = list(checked.problems)
     if semantic and checked.value is not None:
         problems += _check_consistency(checked.value, checked.ok, where)
     return (None if problems else checked.value), problems
+
+
+def _renamed(data: Any) -> Any:
+    """``data`` with the keys of earlier versions under their names now, so that their run
+    directories still resume: ``league.exploiter_teacher: X`` is ``league.exploiter_teachers: [X]``."""
+    league = data.get("league") if isinstance(data, dict) else None
+    if not isinstance(league, dict) or "exploiter_teacher" not in league or "exploiter_teachers" in league:
+        return data
+    league = dict(league)
+    teacher = league.pop("exploiter_teacher")
+    return {**data, "league": {**league, "exploiter_teachers": [] if teacher is None else [teacher]}}
 
 
 def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:

@@ -476,3 +476,10 @@ def test_without_libyaml_the_pure_python_parser_is_guarded_too(tmp_path, monkeyp
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, text))
     assert caught.value.problems[0].startswith(problem), caught.value.problems
+
+
+def test_the_league_exploiter_teacher_of_earlier_versions_reads_as_a_list():
+    """Run directories written before ``league.exploiter_teachers`` still load (and resume)."""
+    base = {"game": {"name": "seven_spades", "options": {"num_players": 3}}, "total_steps": 1000}
+    assert config_from_dict({**base, "league": {"exploiter_teacher": "honest"}}).league.exploiter_teachers == ("honest",)
+    assert config_from_dict({**base, "league": {"exploiter_teacher": None}}).league.exploiter_teachers == ()
