@@ -137,7 +137,8 @@ def _exploit(study, run_dir: Path, checkpoints: dict[str, str], echo: Callable[[
     found = {}
     for agent in step.agents:
         out = inside(run_dir, study.game, "exploit", agent, what="trained agent name")
-        echo(f"{study.game}: exploiters of {agent} ({step.steps:,} steps, seeds {list(step.seeds)})")
+        echo(f"{study.game}: exploiters of {agent} ({step.steps:,} steps, seeds {list(step.seeds)}, "
+             f"starts {list(step.starts)})")
         summary = exploit(checkpoints[agent], study.exploit_recipe, out, seeds=step.seeds, steps=step.steps,
                           reference=step.reference, starts=step.starts, echo=echo)
         found[agent] = {**summary, "agent": agent}
