@@ -8,6 +8,7 @@ The run directory::
     <game>/tournament/          each tournament (see experiments.tournament.runner)
     <game>/robustness/<agent>/  a trained agent's robustness matrix, where the study asks for it
     <game>/exploit/<agent>/     its exploiters (see agents.ppo.exploit), where the study asks for them
+    <game>/exploit_field/       the exploiters of the heuristic field, shared by the game's agents
     report.md, summary.json, plots/
 
 The agents are trained first, up to ``workers`` runs at once in processes of their own; then,
@@ -140,7 +141,8 @@ def _exploit(study, run_dir: Path, checkpoints: dict[str, str], echo: Callable[[
         echo(f"{study.game}: exploiters of {agent} ({step.steps:,} steps, seeds {list(step.seeds)}, "
              f"starts {list(step.starts)})")
         summary = exploit(checkpoints[agent], study.exploit_recipe, out, seeds=step.seeds, steps=step.steps,
-                          reference=step.reference, starts=step.starts, echo=echo)
+                          reference=step.reference, starts=step.starts, field_out=run_dir / study.game / "exploit_field",
+                          echo=echo)
         found[agent] = {**summary, "agent": agent}
     return {"exploit": found}
 

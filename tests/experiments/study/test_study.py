@@ -117,7 +117,7 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
     entry = {"game": "seven_spades", "options": {"num_players": 3}, "train": {"ppo": TINY_TRAINING},
              "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1},
              "robustness": {"agents": ["ppo"], "deals": 1},
-             "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": False, "recipe": "exploit.yaml",
+             "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": True, "recipe": "exploit.yaml",
                          "starts": ["recipe", "counter"]}}
     path = tmp_path / "steps.yaml"
     path.write_text(yaml.safe_dump({"name": "steps", "seed": 3, "workers": 1, "games": [entry]}))
@@ -130,7 +130,9 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
     assert {"honest x2", "random x2", "self x2", "never + always challenge"} <= {r["field"] for r in rows}
     assert all(r["games"] == 3 and 0 <= r["win_rate"] <= 1 for r in rows)  # 1 deal in 3 rotations
     runs = game["exploit"]["ppo"]["runs"]
-    assert list(runs) == ["vs_agent_seed0", "vs_agent_from_counter_seed0"] and runs["vs_agent_seed0"]["games"] >= 3
+    assert list(runs) == ["vs_agent_seed0", "vs_field_seed0", "vs_agent_from_counter_seed0", "vs_field_from_counter_seed0"]
+    assert runs["vs_agent_seed0"]["games"] >= 3
+    assert (run / "seven_spades" / "exploit_field" / "vs_field_from_counter_seed0" / "result.json").is_file()
     assert set(game["exploit"]["ppo"]["by_start"]) == {"recipe", "counter"}
     report = (run / "report.md").read_text()
     assert "### Robustness of ppo" in report and "### Exploiters of ppo" in report and "| self x2 |" in report
