@@ -81,6 +81,11 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
     then the largest start's mean edge over all of them. Refused for another game, another
     budget, or a run name the entry already holds."""
     path = Path(location(PREFIX + name))
+    runs_given = summary.get("runs") if isinstance(summary, dict) else None
+    if not isinstance(runs_given, dict) or not all(isinstance(r, dict) and {"against", "seed", "edge"} <= set(r)
+                                                   for r in runs_given.values()):
+        raise ValueError("not the exploit.json of a bluff exploit run: it needs 'runs', each with 'against', 'seed' "
+                         "and 'edge'")
     entry = info(path)
     before = entry.get("exploit") or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary["steps"],
                                       "field": summary.get("field"), "runs": {}}
@@ -201,6 +206,13 @@ def main() -> None:
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
+    try:
+        _run(args)
+    except (OSError, ValueError) as error:  # a bad name, file or entry: one line, no traceback
+        parser.exit(1, f"error: {error}\n")
+
+
+def _run(args: argparse.Namespace) -> None:
     if args.command == "add":
         extras = {}
         if args.robustness:

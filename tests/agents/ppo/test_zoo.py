@@ -147,3 +147,17 @@ def test_exploiters_of_another_start_join_an_entry(a_zoo):
         zoo.add_exploiters("tiny", other)
     with pytest.raises(ValueError, match="cannot join entry tiny"):
         zoo.add_exploiters("tiny", {**other, "steps": 1024})
+    with pytest.raises(ValueError, match="not the exploit.json of a bluff exploit run"):
+        zoo.add_exploiters("tiny", {"runs": {"x": {"edge": 0.1}}})
+
+
+def test_the_zoo_command_reports_a_bad_entry_in_one_line(a_zoo, tmp_path, monkeypatch, capsys):
+    (tmp_path / "exploit.json").write_text("{not json")
+    zoo.add(a_zoo, "tiny")
+    for argv in (["exploit", "nosuch", str(tmp_path / "exploit.json")], ["exploit", "tiny", str(tmp_path / "exploit.json")],
+                 ["exploit", "tiny", str(tmp_path / "missing.json")]):
+        monkeypatch.setattr("sys.argv", ["zoo", *argv])
+        with pytest.raises(SystemExit) as stop:
+            zoo.main()
+        err = capsys.readouterr().err
+        assert stop.value.code == 1 and err.startswith("error: ") and "Traceback" not in err and len(err) < 1000
