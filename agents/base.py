@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -93,14 +93,34 @@ def require_legal(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
 
 
 GREEDY = "@greedy"  # the suffix of a learned agent's spec that asks for its most likely action
+TEMPERATURE = "@temperature="  # the suffix that plays its policy's softmax at a temperature
+MAX_TEMPERATURE = 100.0
 
 
-def play_mode(location: str) -> tuple[str, bool]:
-    """``"<path>@greedy"`` -> ``("<path>", True)``; anything else plays the policy's mixed
-    strategy (``False``): in a bluffing game a pure strategy is exploitable by construction."""
+class PlayMode(NamedTuple):
+    location: str  # the checkpoint's path, the suffix removed
+    greedy: bool  # its most likely legal action, not a draw
+    temperature: float  # the masked softmax of logits / temperature (1: the policy as trained)
+
+
+def play_mode(location: str) -> PlayMode:
+    """``"<path>@greedy"``: the most likely action; ``"<path>@temperature=T"``: draws from the
+    masked softmax of the logits divided by ``T`` (above 1 flatter, below 1 sharper); anything
+    else plays the policy's mixed strategy as trained: in a bluffing game a pure strategy is
+    exploitable by construction. ``ValueError`` for a temperature that is not in (0, 100]."""
     if location.endswith(GREEDY):
-        return location[: -len(GREEDY)], True
-    return location, False
+        return PlayMode(location[: -len(GREEDY)], True, 1.0)
+    head, found, value = location.rpartition(TEMPERATURE)
+    if not found:
+        return PlayMode(location, False, 1.0)
+    try:
+        temperature = float(value)
+    except ValueError:
+        temperature = float("nan")
+    if not 0 < temperature <= MAX_TEMPERATURE:  # also refuses nan
+        raise ValueError(f"{location[-80:]!r}: the temperature must be a number above 0 and at most "
+                         f"{MAX_TEMPERATURE:g}, e.g. @temperature=1.5")
+    return PlayMode(head, False, temperature)
 
 
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:

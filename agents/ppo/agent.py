@@ -3,7 +3,8 @@
 The checkpoint's policy plays through numpy (no PyTorch needed) and, by default, samples its
 mixed strategy (the masked softmax) with the agent's seeded generator, so a ``ppo:`` agent is
 reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
-legal action instead. ``ppo:zoo/<name>`` plays an agent of the repository's zoo
+legal action instead, and ``ppo:<path>@temperature=T`` draws from the softmax of its logits
+divided by ``T`` (a flatter mix above 1). ``ppo:zoo/<name>`` plays an agent of the repository's zoo
 (:mod:`agents.ppo.zoo`). A checkpoint trained on another game, env version or options is refused
 with a ``ValueError`` that names the difference.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.base import GREEDY, Agent, GameInfo, check_policy_fits, play_mode, require_legal
+from agents.base import GREEDY, TEMPERATURE, Agent, GameInfo, check_policy_fits, play_mode, require_legal
 from agents.ppo import checkpoint, zoo
 from agents.ppo.frozen_policy import FrozenPolicy
 
@@ -49,11 +50,13 @@ def checkpoint_file(location: str) -> Path:
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
     """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its newest
     checkpoint). ``ValueError`` if it was trained for another game, version or options."""
-    location, greedy = play_mode(path)
+    location, greedy, temperature = play_mode(path)
     if not location:
         raise ValueError("spec 'ppo:<path>' needs a checkpoint path, e.g. ppo:runs/i_doubt_it/checkpoints/step_0000100000.zip")
     file = checkpoint_file(location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
-    name = f"ppo:{Path(location)}" + (GREEDY if greedy else "")
-    return PPOAgent(game, checkpoint.read_policy(file), seed, sample=not greedy, name=name)
+    name = f"ppo:{Path(location)}" + (GREEDY if greedy else f"{TEMPERATURE}{temperature:g}" if temperature != 1.0 else "")
+    policy = checkpoint.read_policy(file)
+    return PPOAgent(game, policy.tempered(temperature) if temperature != 1.0 else policy, seed, sample=not greedy,
+                    name=name)

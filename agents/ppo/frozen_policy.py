@@ -99,6 +99,13 @@ class FrozenPolicy:
         rows = np.asarray(observation, np.float32)[None]
         return int(self.act_rows(rows, np.asarray(mask)[None], None if u is None else np.array([u]))[0])
 
+    def tempered(self, temperature: float) -> FrozenPolicy:
+        """This policy with its logits divided by ``temperature`` (the last layer scaled): the
+        same most likely action, a flatter (above 1) or sharper (below 1) mixed strategy."""
+        scale = np.float32(1.0 / temperature)
+        return FrozenPolicy(self.weights[:-1] + [self.weights[-1] * scale], self.biases[:-1] + [self.biases[-1] * scale],
+                            self.activation, self.focus, self.features)
+
     # -- conversions ----------------------------------------------------------------------
 
     @classmethod

@@ -225,15 +225,15 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
 
 
 def teacher_policy(spec: str, game) -> tuple[FrozenPolicy, dict]:
-    """The frozen policy and the metadata of the checkpoint a ``ppo:`` spec names (greedy or
-    not, the weights are the same); ``ValueError`` if it does not fit ``game``."""
+    """The frozen policy and the metadata of the checkpoint a ``ppo:`` spec names (as trained,
+    whatever the spec's play mode); ``ValueError`` if it does not fit ``game``."""
     from agents.base import play_mode
     from agents.ppo import checkpoint
     from agents.ppo.agent import checkpoint_file
 
     if not spec.startswith("ppo:"):
         raise ValueError(f"copying weights needs a ppo: teacher, not {spec!r}")
-    file = checkpoint_file(play_mode(spec[len("ppo:"):])[0])
+    file = checkpoint_file(play_mode(spec[len("ppo:"):]).location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
     return checkpoint.read_policy(file), meta

@@ -59,6 +59,6 @@ def _options_of(agent: str) -> dict:
     from agents.ppo import checkpoint
     from agents.ppo.agent import checkpoint_file
 
-    location, _ = play_mode(spec[len("ppo:"):])
+    location = play_mode(spec[len("ppo:"):]).location
     meta = checkpoint.read_metadata(checkpoint_file(location))
     return dict(meta.get("config", {}).get("game", {}).get("options", {}))  # the options it was trained with

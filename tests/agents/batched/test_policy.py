@@ -101,3 +101,40 @@ def test_ppo_specs_have_a_batched_form(tmp_path):
     other = GameInfo.of(bluff_envs.make("seven_spades", raw=True))
     with pytest.raises(ValueError):
         BatchedPolicy(game, random_policy(other, "tanh", None, 0))
+
+
+def test_a_tempered_policy_samples_the_softmax_of_its_logits_over_the_temperature():
+    game = GameInfo.of(bluff_envs.make("seven_spades", raw=True))
+    obs, mask = rows_of("seven_spades", 8, 3, seed=0)
+    policy = random_policy(game, "tanh", None, seed=2, scale=3.0)
+    hot = policy.tempered(2.5)
+    row = 0
+    np.testing.assert_allclose(hot.logits(obs[row]), policy.logits(obs[row]) / 2.5, rtol=1e-5, atol=1e-6)
+    logits = np.where(mask[row] > 0, policy.logits(obs[row]) / 2.5, -np.inf)
+    expected = np.exp(logits - logits.max())
+    expected /= expected.sum()
+    draws = (np.arange(20000) + 0.5) / 20000
+    got = BatchedPolicy(game, hot).act(np.repeat(obs[row:row + 1], len(draws), 0), np.repeat(mask[row:row + 1], len(draws), 0), draws)
+    np.testing.assert_allclose(np.bincount(got, minlength=len(expected)) / len(draws), expected, atol=1e-3)
+    assert hot.decide(obs[row], mask[row], None) == policy.decide(obs[row], mask[row], None)  # the same greedy choice
+
+
+def test_a_temperature_is_a_play_mode_of_ppo_specs():
+    from agents import make_agent
+    from agents.base import play_mode
+
+    assert play_mode("runs/x@temperature=1.5") == ("runs/x", False, 1.5)
+    assert play_mode("runs/x@greedy") == ("runs/x", True, 1.0) and play_mode("runs/x") == ("runs/x", False, 1.0)
+    for bad in ("0", "-1", "abc", "nan", "1e9", ""):
+        with pytest.raises(ValueError, match="the temperature must be a number above 0 and at most 100"):
+            play_mode(f"runs/x@temperature={bad}")
+    env = bluff_envs.make("seven_spades", raw=True, num_players=3)
+    game = GameInfo.of(env)
+    plain = make_agent("ppo:zoo/seven_spades_league_seed0", game, 0)
+    hot = make_agent("ppo:zoo/seven_spades_league_seed0@temperature=2", game, 0)
+    assert hot.name.endswith("@temperature=2") and hot.sample
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)["observation"]
+    np.testing.assert_allclose(hot.policy.logits(observation), plain.policy.logits(observation) / 2, rtol=1e-5, atol=1e-5)
+    batched = batched_agent("ppo:zoo/seven_spades_league_seed0@temperature=2", game)  # the vector engine's form
+    np.testing.assert_array_equal(batched.policy.logits(observation), hot.policy.logits(observation))
