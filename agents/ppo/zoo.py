@@ -18,6 +18,7 @@ built from the entries alone;
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import subprocess
 import zipfile
@@ -87,7 +88,7 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
         raise ValueError("not the exploit.json of a bluff exploit run: it needs 'runs', each with 'against', 'seed' "
                          "and 'edge'")
     entry = info(path)
-    before = entry.get("exploit") or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary["steps"],
+    before = entry.get("exploit") or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary.get("steps"),
                                       "field": summary.get("field"), "runs": {}}
     if summary.get("game") != entry["game"] or summary.get("steps") != before.get("steps"):
         raise ValueError(f"exploiters of {summary.get('game')} with {summary.get('steps')} steps cannot join entry "
@@ -155,7 +156,7 @@ def _row(name: str, entry: dict[str, Any]) -> str:
     heuristic = [r for r in matrix if all(":" not in a and "#" not in a and a not in DIAGNOSTICS for a in r["agents"])]
     strongest = min(heuristic, key=lambda r: r["edge"]) if heuristic else None
     worst_text, strongest_text = _field_text(worst), _field_text(strongest)
-    exploit = summarize(json.loads(json.dumps(entry["exploit"]))) if entry.get("exploit") else {}
+    exploit = summarize(copy.deepcopy(entry["exploit"])) if entry.get("exploit") else {}
     runs = exploit.get("runs") or {}
 
     def edge(against: str) -> str:
