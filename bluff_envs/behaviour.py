@@ -12,17 +12,29 @@ Games with challenge decisions also split them (:func:`judged`, :func:`certainty
 *certain* ones, where the claim is provably false from the decider's own decoded observation
 (``env.public_view``, replayed with :func:`~bluff_envs.records.replay_steps`), and *uncertain*
 ones, where it is not.
+
+The bluffing games also list every claim with the stage of the game it was made at:
+
+* ``claims(record) -> Iterator[Claim]``: who claimed, at which stage (``"row 2"``,
+  ``"3 cards"``, ``"lead 1"``, …), whether it was a bluff and how the table answered it;
+* ``STAGE_KINDS``, ``ANSWERS``: the kinds of stage and the answers, in table order.
+
+(:func:`window_claims` is that loop for the games with a doubt / challenge window.)
+:func:`claims_by_stage` sums them per agent and stage, :func:`stage_tables` shows them as
+markdown with Wilson 95 % intervals (:func:`wilson`), for ``bluff behaviour``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
+from typing import NamedTuple
 
-from bluff_envs.records import GameRecord
+from bluff_envs.records import GameRecord, RulesStep, replay_rules
 
 
 def module_for(game: str) -> ModuleType | None:
@@ -104,3 +116,107 @@ CERTAINTY_COLUMNS = (
     ("uncertain_challenge_accuracy", "uncertain: accuracy"),
     ("certain_challenge_rate", "certain: challenge rate"),
 )
+
+
+# -- claims by stage ------------------------------------------------------------------------
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (``(0, 1)`` when ``n == 0``)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Claim(NamedTuple):
+    """One claim (a face-down spade, a play on the pile) and how the table answered it."""
+
+    seat: int
+    stage: str  # when in the game it was made, in the game's words: "row 2", "3 cards", "lead 1"
+    bluff: bool
+    answer: str  # one of the game's ANSWERS: "challenged", "stood", "added", …
+
+
+def window_claims(record: GameRecord, claim_action: int, challenge_action: int, challenged: str,
+                  staged: Callable[[RulesStep], Claim]) -> Iterator[Claim]:
+    """The claims of a game with a doubt / challenge window (I Doubt It, Seven Spades), in game
+    order: ``staged`` makes the claim of each ``claim_action`` step, with the answer it has if
+    nobody challenges; a ``challenge_action`` in its window changes the answer to ``challenged``."""
+    claim = None  # the claim whose window is open
+    for step in replay_rules(record):
+        if step.action == claim_action:
+            if claim is not None:
+                yield claim
+            claim = staged(step)
+        elif step.action == challenge_action:
+            claim = claim._replace(answer=challenged)
+    if claim is not None:
+        yield claim
+
+
+def claims_by_stage(records: Iterable[GameRecord], module: ModuleType) -> dict[str, dict[str, Counter]]:
+    """``module.claims`` summed per agent spec over every seat it held, then per stage: a
+    Counter of ``claims``, ``bluffs`` and, for each answer, ``bluff <answer>`` and
+    ``true <answer>``. Stages come in the game's order (:func:`stage_key`)."""
+    totals: dict[str, dict[str, Counter]] = {}
+    for record in records:
+        for claim in module.claims(record):
+            counts = totals.setdefault(record.seats[claim.seat], {}).setdefault(claim.stage, Counter())
+            counts["claims"] += 1
+            counts["bluffs"] += claim.bluff
+            counts[f"{'bluff' if claim.bluff else 'true'} {claim.answer}"] += 1
+    return {
+        spec: dict(sorted(stages.items(), key=lambda item: stage_key(item[0], module.STAGE_KINDS)))
+        for spec, stages in totals.items()
+    }
+
+
+def stage_key(stage: str, kinds: Sequence[str]) -> tuple:
+    """Sorts stages by kind in the game's order (``kinds``, unknown kinds last), then by their
+    number: "row 2" before "row 10", "lead 3" before "add 1"."""
+    words = stage.split()
+    kind = " ".join(w for w in words if not w.isdigit())
+    numbers = [int(w) for w in words if w.isdigit()]
+    return kinds.index(kind) if kind in kinds else len(kinds), kind, numbers
+
+
+def stage_tables(by_stage: dict[str, dict[str, Counter]], answers: Sequence[str]) -> str:
+    """:func:`claims_by_stage` as markdown, a table per agent and a row per stage: the claims,
+    the share of bluffs, and the share of each answer among the bluffs and among the true
+    claims, each share with its count and Wilson 95 % interval. ``answers``: the game's, in
+    column order; an answer not among them that occurs gets a column after them."""
+    lines = []
+    for spec, stages in by_stage.items():
+        lines += [f"### {spec}", ""]
+        if not stages:
+            lines += ["No claims.", ""]
+            continue
+        seen = {key.split(" ", 1)[1] for c in stages.values() for key in c if key.startswith(("bluff ", "true "))}
+        shown = [*answers, *sorted(seen - set(answers))]
+        lines += [
+            "| stage | claims | bluffs | " + " | ".join(f"bluffs {a}" for a in shown) + " | "
+            + " | ".join(f"true claims {a}" for a in shown) + " |",
+            "|---|---:|" + "---:|" * (1 + 2 * len(shown)),
+        ]
+        for stage, c in stages.items():
+            honest = c["claims"] - c["bluffs"]
+            cells = [stage, str(c["claims"]), _share(c["bluffs"], c["claims"])]
+            cells += [_share(c[f"bluff {a}"], c["bluffs"]) for a in shown]
+            cells += [_share(c[f"true {a}"], honest) for a in shown]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _share(k: int, n: int) -> str:
+    """``0.250 (1/4) [0.046, 0.699]``; a dash where there was nothing to share."""
+    if not n:
+        return "–"
+    lo, hi = wilson(k, n)
+    return f"{k / n:.3f} ({k}/{n}) [{lo:.3f}, {hi:.3f}]"

@@ -12,6 +12,7 @@ COMMANDS = {
     "list": ("experiments.commands.list:command", "Games, their options and action tables."),
     "tournament": ("experiments.commands.tournament:command", "Hold a tournament from a YAML config."),
     "replay": ("experiments.commands.replay:command", "Print a recorded game move by move."),
+    "behaviour": ("experiments.commands.behaviour:command", "Claims by stage: bluffs and how the table answered them."),
     "play": ("experiments.commands.play:command", "Take a seat against agents in the terminal."),
     "watch": ("experiments.commands.watch:command", "Watch agents play a game, in the terminal or into a GIF/MP4."),
     "train": ("experiments.commands.train:command", "Self-play training with MaskablePPO from a YAML config."),

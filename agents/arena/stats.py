@@ -21,9 +21,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from bluff_envs.behaviour import wilson  # the formula lives once, in bluff_envs
 from bluff_envs.records import GameRecord
 
-Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
 
 
@@ -31,17 +31,6 @@ class GameResult(NamedTuple):
     game_id: str
     deal: int
     record: GameRecord
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (``(0, 1)`` when ``n == 0``)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def cluster_bootstrap(sums: np.ndarray, counts: np.ndarray, samples: int, rng: np.random.Generator,

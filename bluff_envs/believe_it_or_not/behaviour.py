@@ -13,17 +13,25 @@
   opponents (not the maker) hold, plus the cards played, exceed the copies of the rank. On the
   uncertain ones: the base rate of bluffs, the challenge ("don't believe") rate and accuracy;
   on the certain ones: how often the false play was disbelieved.
+
+:func:`claims` lists every play as ``"lead N"`` (the round's first) or ``"add N"`` (N cards)
+with the next player's answer to it: ``"added"`` (he covered it with a play of his own),
+``"believed"`` or ``"disbelieved"``; a play the game ended on before any answer (truncated at
+``max_turns``) is ``"unanswered"``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 
-from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, judged, ratio
-from bluff_envs.believe_it_or_not.actions import CALLS, DISBELIEVE, DONE, RESPOND
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.behaviour import (
+    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, judged, ratio,
+)
+from bluff_envs.believe_it_or_not.actions import BELIEVE, CALLS, DISBELIEVE, DONE, RESPOND
+from bluff_envs.records import GameRecord, replay_rules, replay_steps
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -36,6 +44,9 @@ COLUMNS = (
     ("cards_per_play", "cards per play"),
     *CERTAINTY_COLUMNS,
 )
+
+STAGE_KINDS = ("lead", "add")
+ANSWERS = ("added", "believed", "disbelieved")  # and "unanswered", which a truncated game may leave
 
 
 def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -> bool:
@@ -82,6 +93,25 @@ def count(record: GameRecord) -> list[Counter]:
                 me["correct_believes"] += not bluff
             last = None
     return seats
+
+
+def claims(record: GameRecord) -> Iterator[Claim]:
+    """Every play, staged as the round's lead or an added play of N cards, in game order."""
+    play = None  # the round's most recent play, awaiting the next player's answer
+    for step in replay_rules(record):
+        state = step.state
+        if step.action == DONE:
+            if play is not None:
+                yield play._replace(answer="added")
+            building = state.building
+            kind = "lead" if state.last_play is None else "add"
+            bluff = building.count != building.chosen[state.round_rank]
+            play = Claim(step.seat, f"{kind} {building.count}", bluff, "unanswered")
+        elif step.action in CALLS and play is not None:
+            yield play._replace(answer="believed" if step.action == BELIEVE else "disbelieved")
+            play = None
+    if play is not None:
+        yield play
 
 
 def rates(c: Counter) -> dict[str, float | None]:

@@ -10,17 +10,24 @@
   still in the pile and those he knows other opponents (not the claimer) hold, plus the claimed
   count, exceed the copies of the rank. On the uncertain ones: the base rate of bluffs, the
   challenge rate and accuracy; on the certain ones: how often the false claim was doubted.
+
+:func:`claims` lists every play with the number of its cards (``"1 card"``, ``"2 cards"``, …),
+or ``"going out"`` for a play that empties the claimer's hand, and its answer: ``"doubted"``,
+``"stood"``, or ``"checked"`` (a going-out play checked at once under ``last_play_checked``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 
-from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, ratio, window_decision
+from bluff_envs.behaviour import (
+    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+)
 from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, RulesStep, replay_steps
 
 COLUMNS = (
     ("bluff_rate", "bluff rate"),
@@ -31,6 +38,9 @@ COLUMNS = (
     ("cards_per_play", "cards per play"),
     *CERTAINTY_COLUMNS,
 )
+
+STAGE_KINDS = ("card", "cards", "going out")  # "1 card", "2 cards", …
+ANSWERS = ("doubted", "stood", "checked")
 
 
 def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -> bool:
@@ -74,6 +84,20 @@ def count(record: GameRecord) -> list[Counter]:
             window_decision(seats[step.seat], certain, claim, step.action == DOUBT)
     settle()
     return seats
+
+
+def claims(record: GameRecord) -> Iterator[Claim]:
+    """Every play, staged by its number of cards (or as going out), in game order."""
+    return window_claims(record, DONE, DOUBT, "doubted", _staged)
+
+
+def _staged(step: RulesStep) -> Claim:
+    state, building = step.state, step.state.building
+    bluff = building.count != building.chosen[state.required_rank]
+    if state.hand_sizes[step.seat] == building.count:
+        # under last_play_checked nobody is asked: the play is turned up at once
+        return Claim(step.seat, "going out", bluff, "checked" if state.game.config.last_play_checked else "stood")
+    return Claim(step.seat, f"{building.count} card{'s' if building.count > 1 else ''}", bluff, "stood")
 
 
 def rates(c: Counter) -> dict[str, float | None]:

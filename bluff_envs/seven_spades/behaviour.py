@@ -11,17 +11,24 @@
   cards seen face up, his own face-down row and the card he holds. On the uncertain ones: the
   base rate of bluffs, the challenge rate and accuracy; on the certain ones: how often the
   false claim was challenged.
+
+:func:`claims` lists every face-down claim with the claimer's row length before it
+(``"row 0"``, …) and its answer, ``"challenged"`` or ``"stood"``; the final face-up spade is
+no claim (it cannot be a bluff).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 
-from bluff_envs.behaviour import CERTAINTY_COLUMNS, bluff_and_challenge_rates, certainty_rates, ratio, window_decision
+from bluff_envs.behaviour import (
+    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+)
 from bluff_envs.cards import SPADES
-from bluff_envs.records import GameRecord, replay_steps
+from bluff_envs.records import GameRecord, RulesStep, replay_steps
 from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_OR_PASS, CLAIM, PLAY
 
 COLUMNS = (
@@ -33,6 +40,9 @@ COLUMNS = (
     ("challenge_accuracy", "challenge accuracy"),
     *CERTAINTY_COLUMNS,
 )
+
+STAGE_KINDS = ("row",)
+ANSWERS = ("challenged", "stood")
 
 _SPADE_IDS = np.arange(SPADES, 52, 4)  # card id = rank * 4 + suit
 
@@ -70,6 +80,16 @@ def count(record: GameRecord) -> list[Counter]:
             window_decision(me, certain, claim, step.action == CHALLENGE)
     settle()
     return seats
+
+
+def claims(record: GameRecord) -> Iterator[Claim]:
+    """Every face-down claim, staged by the claimer's row length before it, in game order."""
+    return window_claims(record, CLAIM, CHALLENGE, "challenged", _staged)
+
+
+def _staged(step: RulesStep) -> Claim:
+    state = step.state
+    return Claim(step.seat, f"row {state.row_length[step.seat]}", state.drawn & 3 != SPADES, "stood")
 
 
 def rates(c: Counter) -> dict[str, float | None]:

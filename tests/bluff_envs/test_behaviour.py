@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 import bluff_envs
+from bluff_envs.cards import RANKS
 from bluff_envs.records import GameRecord, deck_for
-from bluff_envs.behaviour import agent_counts, module_for
+from bluff_envs.behaviour import Claim, agent_counts, claims_by_stage, module_for, stage_key, stage_tables
 from agents.arena.match import play_game
 from agents.arena.schedule import schedule
+from tests.bluff_envs.seven_spades.stocks import stock
 
 
 def record_of(game, options, deck, actions, seats=None) -> GameRecord:
@@ -154,3 +156,85 @@ def test_certain_and_uncertain_windows_split_every_window(game):
     assert totals["uncertain_bluffs"] <= totals["uncertain_windows"]
     assert totals["uncertain_correct_challenges"] <= totals["uncertain_challenges"] <= totals["uncertain_windows"]
     assert totals["certain_challenges"] + totals["uncertain_challenges"] == totals["challenges"]
+
+
+# -- claims by stage ------------------------------------------------------------------------
+
+
+def test_seven_spades_claims_are_staged_by_the_row_before_them():
+    # player 0 claims a heart on an empty row (nobody challenges), then a real spade on a row of 1
+    record = record_of("seven_spades", {"num_players": 2}, stock("2H", "3C", "AS"),
+                       ["claim", "pass", "discard", "claim", "challenge"])
+    assert list(module_for("seven_spades").claims(record)) == [
+        Claim(0, "row 0", bluff=True, answer="stood"),
+        Claim(0, "row 1", bluff=False, answer="challenged"),
+    ]
+
+
+def test_seven_spades_the_final_face_up_spade_is_no_claim():
+    record = record_of("seven_spades", {"num_players": 2, "target": 2}, stock("2H", "3C", "AS"),
+                       ["claim", "pass", "discard", "claim face up"])
+    assert record.rewards == [1.0, -1.0]
+    assert list(module_for("seven_spades").claims(record)) == [Claim(0, "row 0", bluff=True, answer="stood")]
+
+
+def test_i_doubt_it_claims_are_staged_by_their_cards_and_going_out_apart():
+    options = {"num_players": 2, "max_cards_per_play": None, "max_turns": 2}
+    deck = deck_for(bluff_envs.make("i_doubt_it", raw=True, **options), 1)
+    whole_hand = [f"add {r}" for r in sorted((card[:-1] for card in deck[1::2]), key=RANKS.index)]
+    # player 0 must name aces: a two and a three are a bluff; player 1 then plays all 26 cards as kings
+    plays = ["add 2", "add 3", "done", "doubt", *whole_hand, "done"]
+    checked = record_of("i_doubt_it", options, deck, plays)
+    assert list(module_for("i_doubt_it").claims(checked)) == [
+        Claim(0, "2 cards", bluff=True, answer="doubted"),
+        Claim(1, "going out", bluff=True, answer="checked"),  # no doubt window: turned up at once
+    ]
+    # without the check the others decide, as on any play: player 0 lets it stand and player 1 wins
+    options = {**options, "last_play_checked": False}
+    unchecked = record_of("i_doubt_it", options, deck, [*plays, "pass"])
+    assert unchecked.rewards == [-1.0, 1.0]
+    assert list(module_for("i_doubt_it").claims(unchecked))[1] == Claim(1, "going out", bluff=True, answer="stood")
+
+
+def believe_it_or_not_round():
+    """Three players: player 0 leads two true sevens, player 1 adds one card that is no seven,
+    player 2 disbelieves it, takes nothing and leads a true card; the game ends there (max_turns=3)."""
+    options = {"num_players": 3, "max_turns": 3}
+    deck = deck_for(bluff_envs.make("believe_it_or_not", raw=True, num_players=3), 1)
+    hand0, hand1, hand2 = ([card[:-1] for card in deck[p::3]] for p in range(3))
+    assert hand0.count("7") >= 2
+    other = next(r for r in hand1 if r != "7")
+    lead = hand2[0]
+    return record_of("believe_it_or_not", options, deck, ["name 7", "add 7", "add 7", "done", f"add {other}", "done",
+                                                          "disbelieve", f"name {lead}", f"add {lead}", "done"])
+
+
+def test_believe_it_or_not_claims_are_leads_and_adds_answered_by_the_next_player():
+    assert list(module_for("believe_it_or_not").claims(believe_it_or_not_round())) == [
+        Claim(0, "lead 2", bluff=False, answer="added"),
+        Claim(1, "add 1", bluff=True, answer="disbelieved"),
+        Claim(2, "lead 1", bluff=False, answer="unanswered"),  # the game was cut off at max_turns
+    ]
+
+
+def test_claims_by_stage_sums_every_seat_an_agent_held_in_the_games_order():
+    record = believe_it_or_not_round()
+    swapped = GameRecord(**{**record.to_dict(), "seats": ["b", "a", "b"]})
+    record.seats = ["a", "b", "a"]
+    by_stage = claims_by_stage([record, swapped], module_for("believe_it_or_not"))
+    assert list(by_stage["a"]) == list(by_stage["b"]) == ["lead 1", "lead 2", "add 1"]  # leads first, by cards
+    assert by_stage["a"] == {
+        "lead 1": {"claims": 1, "bluffs": 0, "true unanswered": 1},  # seat 2 of the first game
+        "lead 2": {"claims": 1, "bluffs": 0, "true added": 1},  # seat 0 of the first game
+        "add 1": {"claims": 1, "bluffs": 1, "bluff disbelieved": 1},  # seat 1 of the second game
+    }
+    table = stage_tables({"a": by_stage["a"]}, module_for("believe_it_or_not").ANSWERS)
+    assert "| add 1 | 1 | 1.000 (1/1) [0.207, 1.000] | 0.000 (0/1) [0.000, 0.793] | " in table
+    assert "true claims unanswered" in table.splitlines()[2]  # an answer beyond the game's own gets a column
+
+
+def test_stages_sort_by_kind_then_number():
+    kinds = module_for("i_doubt_it").STAGE_KINDS
+    stages = ["going out", "10 cards", "2 cards", "1 card"]
+    assert sorted(stages, key=lambda s: stage_key(s, kinds)) == ["1 card", "2 cards", "10 cards", "going out"]
+    assert sorted(["row 10", "row 2", "row 0"], key=lambda s: stage_key(s, ("row",))) == ["row 0", "row 2", "row 10"]
