@@ -14,8 +14,9 @@ less. ``dagger_rounds`` (DAgger, Ross, Gordon and Bagnell 2011) fixes that: in e
 current clone plays (its most likely legal action), the teacher says what it would have done in
 every position the clone reached, and the clone is refitted on all the examples gathered so far.
 
-``copy_weights`` fine-tunes instead: the teacher is a ``ppo:`` checkpoint of the same network,
-its actor's weights become the learner's (the policy plays exactly as the teacher), and the
+``copy_weights`` fine-tunes instead: the teacher is a ``ppo:`` checkpoint of the same network
+(or one that reads fewer derived feature sets: the new ones enter through zero weights), its
+actor's weights become the learner's (the policy plays exactly as the teacher), and the
 teacher's games fit only the value function, which a checkpoint of the frozen format does not
 carry. That is how a population step starts from an agent, e.g. to train it further against
 its exploiters.
@@ -242,16 +243,35 @@ def teacher_policy(spec: str, game) -> tuple[FrozenPolicy, dict]:
 def copied_policy(spec: str, game, network) -> FrozenPolicy:
     """The actor of the ``ppo:`` checkpoint ``spec``, to copy into a learner with the config's
     ``network`` section; ``ValueError`` naming every difference of layers, activation, focus or
-    features (then its weights would not fit, or would read other inputs)."""
+    features (then its weights would not fit, or would read other inputs).
+
+    One difference is allowed: the config may add feature sets after the teacher's (its
+    ``features`` a prefix of the config's). The new inputs come last, so the copy reads them
+    through zero weights: it plays exactly as the teacher, and training learns what they are
+    worth (see :func:`widened`)."""
     policy, meta = teacher_policy(spec, game)
     trained = meta.get("network") or {}
     wanted = {"pi": list(network.pi), "activation": network.activation,
               "focus": {k: list(v) for k, v in network.focus.items()}, "features": list(network.features)}
+    had = list(trained.get("features") or [])
+    added = wanted["features"][len(had):] if wanted["features"][: len(had)] == had else None
     differences = [f"{key} {trained.get(key, '<absent>')!r} (this config: {value!r})"
-                   for key, value in wanted.items() if trained.get(key, "<absent>") != value]
+                   for key, value in wanted.items()
+                   if trained.get(key, "<absent>") != value and not (key == "features" and added)]
     if differences:
         raise ValueError(f"the teacher {spec} was trained with another network ({'; '.join(differences)})")
-    return policy
+    return widened(policy, game, wanted["features"]) if added else policy
+
+
+def widened(policy: FrozenPolicy, game, names: list[str]) -> FrozenPolicy:
+    """``policy`` reading the feature sets ``names`` (its own, then more), the new inputs through
+    zero weights: the same logits for every observation."""
+    from agents.training.features import make_features
+
+    features = make_features(game.name, game.layout, names)
+    extra = features.size - (0 if policy.features is None else policy.features.size)
+    first = np.concatenate([policy.weights[0], np.zeros((extra, policy.weights[0].shape[1]), np.float32)])
+    return FrozenPolicy([first, *policy.weights[1:]], policy.biases, policy.activation, policy.focus, features)
 
 
 def set_actor(policy, frozen: FrozenPolicy) -> None:

@@ -35,7 +35,7 @@ FEATURE_SETS: dict[str, dict[str, type]] = {
     "tarneeb": {"card_play": tarneeb.CardPlay},
     "i_doubt_it": {"doubt": i_doubt_it.Doubt},
     "believe_it_or_not": {"doubt": believe_it_or_not.Doubt},
-    "seven_spades": {"doubt": seven_spades.Doubt},
+    "seven_spades": {"doubt": seven_spades.Doubt, "pace": seven_spades.Pace},
 }
 
 

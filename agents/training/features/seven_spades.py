@@ -6,14 +6,20 @@ how the recently challenged claims turned out; its thresholds move when the clai
 would reach target−1. An MLP reading the 52-card fields approximates those sums; these
 features hand it the counts and the probability (:class:`~agents.heuristics.seven_spades.Table`).
 
+``pace`` (:class:`Pace`) is evidence no heuristic uses: how fast a row grew against its owner's
+draws. A player who claims every card he draws gives himself away by the length of his row long
+before any of his claims is challenged; the features say how unlikely that row is for a player
+who claims only real spades.
+
 Frozen opponents ask for these features a few rows at a time, thousands of times per rollout,
 so :meth:`Doubt.__call__` runs the numba kernel :func:`_doubt_rows` (row by row, no per-call
-numpy overhead); :meth:`Doubt.reference` is the same computation in batched numpy, the readable
+numpy overhead; :meth:`Pace.__call__` :func:`_pace_rows`); each ``reference`` is the same computation in batched numpy, the readable
 specification the kernel is tested against (tests/agents/training/test_feature_kernels.py).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -162,3 +168,99 @@ def _doubt_rows(x, starts, n, target, decks, windows, out):
         out[i, 8] = 1.0 if drawn_spades > 0 else 0.0
         out[i, 9] = (challenged + 0.5) / (opened + 1.0) if players_in > 2 else 0.5
         out[i, 10] = 1.0 if opened == windows and challenged == 0 else 0.0
+
+
+SPADE_SHARE = 0.25  # 13 spades in each 52 cards
+
+
+def honest_tail(draws: int, claims: int, p: float = SPADE_SHARE) -> float:
+    """P(X ≥ ``claims``) for X ~ Binomial(``draws``, ``p``): the chance that a player who
+    claims only real spades has at least ``claims`` cards in his row after ``draws`` draws."""
+    if claims <= 0:
+        return 1.0
+    if claims > draws:
+        return 0.0
+    below = sum(math.comb(draws, j) * p**j * (1 - p) ** (draws - j) for j in range(claims))
+    return max(0.0, 1.0 - below)
+
+
+class Pace:
+    """How fast a row has grown against its owner's draws: the evidence a claim rate gives.
+
+    A player who claims only real spades holds about a quarter of his draws in his row; one who
+    bluffs at every draw holds them all, in plain view (row lengths and the turn count are
+    public). In a challenge window: the chance that an honest player's row would be as long as
+    the claimer's is now (``tail``: P(Binomial(draws, 1/4) ≥ row)), and its surprise
+    −ln(tail)/ln(1000) capped at 1. In play: the same two for my own row if I claim the card I
+    drew. A player's draws are ⌈(completed turns + 1) / players in⌉, exact while everybody is
+    in (the one deciding, claimer or drawer, is the player of the turn under way), and an upper
+    bound once someone is out (the survivors drew less often before), so the surprise then errs
+    low. The tails come from one table (draws × row), so the kernel and the reference agree
+    exactly."""
+
+    FIELDS = ("phase", "claimer", "row_lengths", "in_game", "turns")
+    size = 4
+
+    def __init__(self, fields: Mapping[str, slice], scales: Mapping[str, float]):
+        self.sl = {name: fields[name] for name in self.FIELDS}
+        self.n = fields["in_game"].stop - fields["in_game"].start
+        self.target = int(round(scales["row_lengths"]))
+        self.max_turns = int(round(scales["turns"]))
+        self.draws = int(round(scales["stock"]))  # nobody draws more than the deck holds
+        self._starts = np.array([fields[name].start for name in self.FIELDS], np.int64)
+        tail = np.array([[honest_tail(d, k) for k in range(self.target + 2)] for d in range(self.draws + 2)])
+        self.tail = tail
+        self.surprise = np.minimum(-np.log(np.maximum(tail, 1e-300)) / np.log(1000.0), 1.0)
+
+    def _draws(self, turns: np.ndarray, players_in: np.ndarray) -> np.ndarray:
+        return np.minimum(-((-(turns + 1)) // np.maximum(players_in, 1)), self.draws + 1).astype(np.int64)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(x, np.float32)
+        out = np.empty((x.shape[0], self.size), np.float64)
+        _pace_rows(x, self._starts, self.n, self.target, self.max_turns, self.draws, self.tail, self.surprise, out)
+        return out
+
+    def reference(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`__call__` in batched numpy: the specification of the kernel."""
+        sl = self.sl
+        phase = x[:, sl["phase"]]
+        window = phase[:, WINDOW] > 0.5
+        play = phase[:, 0] > 0.5
+        rows = np.rint(x[:, sl["row_lengths"]] * np.float32(self.target)).astype(np.int64)
+        turns = np.rint(x[:, sl["turns"]][:, 0] * np.float32(self.max_turns)).astype(np.int64)
+        players_in = (x[:, sl["in_game"]] > 0.5).sum(axis=1)
+        draws = self._draws(turns, players_in)
+        claimer = (rows * (x[:, sl["claimer"]] > 0.5)).sum(axis=1)
+        mine = np.minimum(rows[:, 0] + 1, self.target + 1)
+        claimer = np.minimum(claimer, self.target + 1)
+        return np.stack(
+            [np.where(window, self.tail[draws, claimer], 0.0), np.where(window, self.surprise[draws, claimer], 0.0),
+             np.where(play, self.tail[draws, mine], 0.0), np.where(play, self.surprise[draws, mine], 0.0)],
+            axis=1,
+        )
+
+
+@njit(cache=True)
+def _pace_rows(x, starts, n, target, max_turns, max_draws, tail, surprise, out):
+    """:meth:`Pace.reference` one row at a time."""
+    phase, claimer, row_lengths, in_game, turns_at = starts[0], starts[1], starts[2], starts[3], starts[4]
+    for i in range(x.shape[0]):
+        row = x[i]
+        window = row[phase + WINDOW] > 0.5
+        play = row[phase] > 0.5
+        players_in = 0
+        claimed = 0
+        for s in range(n):
+            if row[in_game + s] > 0.5:
+                players_in += 1
+            if row[claimer + s] > 0.5:
+                claimed += int(np.rint(row[row_lengths + s] * _F32(target)))
+        turns = int(np.rint(row[turns_at] * _F32(max_turns)))
+        draws = min(-((-(turns + 1)) // max(players_in, 1)), max_draws + 1)
+        claimed = min(claimed, target + 1)
+        mine = min(int(np.rint(row[row_lengths] * _F32(target))) + 1, target + 1)
+        out[i, 0] = tail[draws, claimed] if window else 0.0
+        out[i, 1] = surprise[draws, claimed] if window else 0.0
+        out[i, 2] = tail[draws, mine] if play else 0.0
+        out[i, 3] = surprise[draws, mine] if play else 0.0

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import zipfile
 
+import numpy as np
 import pytest
 
 import bluff_envs
@@ -194,3 +196,36 @@ def test_copy_weights_fine_tunes_from_the_teachers_own_policy(run, tmp_path):
     with pytest.raises(ValueError, match=r"warm_start.copy_weights: the teacher .* another network \(pi \[32\] \(this config: \[64\]\)"):
         config_from_dict({**TINY, "network": {**TINY["network"], "pi": [64]},
                           "warm_start": {"teacher": teacher, "copy_weights": True}})
+
+
+
+def test_copy_weights_may_add_feature_sets_after_the_teachers(tmp_path):
+    """A config may read more derived features than its teacher (its ``features`` extending the
+    teacher's): the copy reads the new ones through zero weights, so it starts out playing
+    exactly as the teacher, and the checkpoints it writes carry the wider network."""
+    from agents.ppo.warm_start import copied_policy
+    from tests.agents.training.test_feature_kernels import observations
+
+    teacher = "ppo:zoo/seven_spades_league_seed0"
+    network = {"pi": [128, 128], "vf": [32], "activation": "tanh", "features": ["doubt", "pace"]}
+    config = config_from_dict({
+        "game": {"name": "seven_spades", "options": {"num_players": 3}}, "total_steps": 256, "num_envs": 2,
+        "ppo": {"n_steps": 128, "batch_size": 128, "n_epochs": 1}, "network": network,
+        "opponents": {"fixed": ["counter"], "snapshot_every": 0}, "eval": {"every": 0, "deals": 1, "opponents": ["counter"]},
+        "checkpoint": {"every": 100_000, "keep": 0},
+        "warm_start": {"teacher": teacher, "copy_weights": True, "decisions": 100, "epochs": 1}})
+    info = GameInfo.of(bluff_envs.make("seven_spades", raw=True, num_players=3))
+    taught = make_agent(teacher, info, 0).policy
+    copy = copied_policy(teacher, info, config.network)
+    assert copy.features.names == ("doubt", "pace") and copy.weights[0].shape[0] == taught.weights[0].shape[0] + 4
+    assert not copy.weights[0][-4:].any()
+    rows, _ = observations("seven_spades", {"num_players": 3}, rows_wanted=400)
+    np.testing.assert_array_equal(copy.logits(rows), taught.logits(rows))
+    Trainer(config, tmp_path, resume=False, echo=lambda line: None).run()
+    assert f"warm start: copied the weights of {teacher}, fitted its value from" in (tmp_path / "train.log").read_text()
+    final = checkpoint.latest(tmp_path)
+    assert checkpoint.read_metadata(final)["network"]["features"] == ["doubt", "pace"]
+    assert checkpoint.read_policy(final).weights[0].shape == copy.weights[0].shape
+    # features that do not extend the teacher's are another network
+    with pytest.raises(ValueError, match=r"another network \(features \['doubt'\] \(this config: \['pace', 'doubt'\]\)\)"):
+        copied_policy(teacher, info, dataclasses.replace(config.network, features=("pace", "doubt")))

@@ -28,6 +28,10 @@ CASES = [
     ("seven_spades", "doubt", {}),
     ("seven_spades", "doubt", {"num_players": 2}),
     ("seven_spades", "doubt", {"num_players": 5, "num_decks": 2, "target": 5}),
+    ("seven_spades", "pace", {}),
+    ("seven_spades", "pace", {"num_players": 2}),
+    ("seven_spades", "pace", {"num_players": 3}),
+    ("seven_spades", "pace", {"num_players": 5, "num_decks": 2, "target": 5}),
     ("tarneeb", "card_play", {}),
     ("tarneeb", "card_play", {"variant": "egyptian"}),
 ]

@@ -279,3 +279,38 @@ def test_doubt_features_say_what_the_seven_spades_heuristics_work_out(options):
     assert windows > 300
     batch = np.asarray(rows)
     np.testing.assert_array_equal(again(batch), features(batch))
+
+
+def test_pace_features_weigh_a_row_against_its_owners_draws():
+    """Seven Spades' pace: a claimer who claims every draw is surprising in proportion to how
+    unlikely an honest row that long is (Binomial(draws, 1/4)); a drawer sees the same for his
+    own row if he claims; outside their phases the features are 0."""
+    from agents.training.features.seven_spades import honest_tail
+    from tests.bluff_envs.seven_spades.stocks import table
+    from tests.helpers import act
+
+    assert honest_tail(4, 0) == 1.0 and honest_tail(3, 4) == 0.0
+    assert honest_tail(1, 1) == pytest.approx(0.25) and honest_tail(3, 3) == pytest.approx(0.25**3)
+    assert honest_tail(4, 2) == pytest.approx(1 - 0.75**4 - 4 * 0.25 * 0.75**3)
+    # three players, no spade among the first cards: player 0 claims everything, 1 and 2 discard
+    env = table("2H", "3C", "4D", "5H", "6C", "7D", "8H", "9C", "10D", num_players=3)
+    features = make_features("seven_spades", GameInfo.of(env).layout, ["pace"])
+    observe = lambda agent: features(env.observe(agent)["observation"])  # noqa: E731
+    row = observe("player_0")  # drawer, row 0, first draw: a claim would make 1 of 1
+    assert row[:2].tolist() == [0, 0] and row[2] == pytest.approx(0.25)
+    assert row[3] == pytest.approx(-np.log(0.25) / np.log(1000))
+    tails = []
+    for draw in range(1, 4):
+        act(env, "claim")  # player 0's row: draw cards of `draw` draws
+        window = observe(env.agent_selection)  # player 1 decides first
+        assert env.agent_selection == "player_1"
+        assert window[0] == pytest.approx(honest_tail(draw, draw)) and window[2:].tolist() == [0, 0]
+        assert window[1] == pytest.approx(min(-np.log(honest_tail(draw, draw)) / np.log(1000), 1.0))
+        tails.append(window[0])
+        act(env, "pass")
+        act(env, "pass")
+        for _ in range(2):  # players 1 and 2 discard; as drawers with an empty row, a claim makes 1 of `draw`
+            mine = observe(env.agent_selection)
+            assert mine[2] == pytest.approx(honest_tail(draw, 1))
+            act(env, "discard")
+    assert tails[0] > tails[1] > tails[2] and tails[2] == pytest.approx(1 / 64)
