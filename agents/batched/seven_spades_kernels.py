@@ -28,13 +28,14 @@ from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_WINDOW, CLAIM, 
 from bluff_envs.seven_spades.view import HISTORY, NUM_CARDS
 
 # the heuristics, as the kernels tell them apart
-HONEST, COUNTER, BLUFFER, ALWAYS_CHALLENGE, NEVER_CHALLENGE = range(5)
+HONEST, COUNTER, BLUFFER, ALWAYS_CHALLENGE, NEVER_CHALLENGE, ALWAYS_CLAIM = range(6)
 STYLES = {
     reference.Honest: HONEST,
     reference.Counter: COUNTER,
     reference.Bluffer: BLUFFER,
     reference.AlwaysChallenge: ALWAYS_CHALLENGE,
     reference.NeverChallenge: NEVER_CHALLENGE,
+    reference.AlwaysClaim: ALWAYS_CLAIM,
 }
 
 # cfg entries
@@ -254,7 +255,7 @@ def claims(style, row, u, cfg, params):
     if style == BLUFFER:
         challenged, windows = recent_challenges(row, cfg)
         return u < bluffer_bluff_probability(challenged, windows, players_in(row, cfg), params)
-    return False  # honest and the two diagnostics bluff never
+    return style == ALWAYS_CLAIM  # honest and the two challenge diagnostics bluff never
 
 
 @njit(cache=True)

@@ -22,6 +22,9 @@ bluffer            races: claims every spade and bluffs non-spades while its row
                    bluffs that would bring the claimer to target−1
 always_challenge   plays like ``honest``; challenges every claim (a diagnostic)
 never_challenge    plays like ``honest``; never challenges (a diagnostic)
+always_claim       claims every card it draws while a face-down claim is allowed, the final
+                   spade face up; challenges only impossible claims (a diagnostic: the pure
+                   bluffer, whom a table must challenge)
 =================  ===================================================================
 
 What a player knows (the basis of "impossible" and of the probability): the cards turned face
@@ -260,3 +263,13 @@ class NeverChallenge(SevenSpadesHeuristic):
 
     def challenges(self, table: Table, u: float) -> bool:
         return False
+
+
+@register(GAME, "always_claim")
+class AlwaysClaim(SevenSpadesHeuristic):
+    """Claims every card it draws (face down while allowed; at target−1 only the real spade, face
+    up); challenges only impossible claims. The pure bluffer: against a table that does not
+    challenge its early claims it races to target−1 in as many draws."""
+
+    def claims(self, table: Table, u: float) -> bool:
+        return True

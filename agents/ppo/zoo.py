@@ -129,7 +129,7 @@ TABLE_HEADER = (
     "| exploiter edge (largest start's mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
     "|---|---:|---:|---|---|---:|---|---:|---:|---|\n"
 )
-DIAGNOSTICS = ("random", "always_challenge", "never_challenge")  # fields of these are not "heuristic fields"
+DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
 
 
 def table(entries: list[Path] | None = None) -> str:

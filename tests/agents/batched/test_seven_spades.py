@@ -36,11 +36,11 @@ BELOW_ONE = float(np.nextafter(1.0, 0.0))
 # rows, a high one short games and a history of challenges. ``spades_first`` deals the spades
 # on top, which random players discard: later claims are then impossible, or false with a
 # probability high enough for ``bluffer`` to challenge. ``own``: the share of decisions
-# played by the seat's heuristic (seat s of game g plays HEURISTICS[(s + g) % 5]), the rest
+# played by the seat's heuristic (seat s of game g plays HEURISTICS[(s + g) % 6]), the rest
 # random. ``expect``: branches ("heuristic: branch") the family must meet, beyond those every
 # family meets (see the test).
 FAMILIES = [
-    pytest.param({}, 12, dict(challenge=0.1, discard=0.5, discard_spade=0.5, own=0.7,
+    pytest.param({}, 16, dict(challenge=0.1, discard=0.5, discard_spade=0.5, own=0.7,
                               expect=("counter: bluff closing", "counter: bluff quiet table")), id="defaults"),
     pytest.param({"num_players": 2}, 16, dict(challenge=0.05, discard=0.5, discard_spade=0.5, own=0.8,
                                               expect=("counter: bluff closing",)), id="2p"),
@@ -160,16 +160,17 @@ def test_batched_heuristics_choose_what_the_reference_chooses(options, games, ho
     for name in HEURISTICS:
         assert {f"{name}: {b}" for b in common} <= met, name
     assert {"bluffer: bluff", "bluffer: pass possible", "counter: challenge possible", "counter: pass possible",
-            "honest: pass possible", "always_challenge: challenge possible", "never_challenge: pass possible"} <= met
+            "honest: pass possible", "always_challenge: challenge possible", "never_challenge: pass possible",
+            "always_claim: bluff"} <= met
     assert set(how["expect"]) <= met, sorted(set(how["expect"]) - met)
 
 
 @pytest.mark.parametrize("options", [{}, {"num_players": 7, "num_decks": 2, "free_turn": True}], ids=["defaults", "7p"])
 def test_a_vector_batch_played_forward_by_the_batched_heuristics(options):
     """256 games of the vector engine, each seat played by one batched heuristic (seat s of
-    game i: HEURISTICS[(i + s) % 5]). Every heuristic acts on the whole batch at every step;
+    game i: HEURISTICS[(i + s) % 6]). Every heuristic acts on the whole batch at every step;
     each row's own heuristic is checked against the reference on the same row and draw at
-    every step, and all five heuristics on every row at every eighth step."""
+    every step, and all six heuristics on every row at every eighth step."""
     B, steps = 256, 160
     info = GameInfo.of(bluff_envs.make(GAME, raw=True, **options))
     batched = [batched_agent(name, info) for name in HEURISTICS]
