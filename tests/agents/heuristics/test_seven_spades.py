@@ -11,7 +11,7 @@ from bluff_envs.seven_spades.actions import CHALLENGE, CHALLENGE_WINDOW, PASS
 from tests.helpers import act
 from tests.bluff_envs.seven_spades.stocks import table
 
-HEURISTICS = ["honest", "counter", "bluffer", "always_challenge", "never_challenge"]
+HEURISTICS = ["honest", "counter", "bluffer", "always_challenge", "never_challenge", "always_claim"]
 SPADES = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]
 
 
@@ -88,7 +88,7 @@ def test_a_claim_is_impossible_once_every_spade_is_accounted_for():
         act(env, "discard")  # all thirteen spades go face up on the discard pile
     act(env, "claim")  # player_1 claims the 2H
     assert env.agent_selection == "player_2"
-    for spec in ("honest", "counter", "bluffer", "always_challenge"):
+    for spec in ("honest", "counter", "bluffer", "always_challenge", "always_claim"):
         assert choice(env, spec) == CHALLENGE
     assert choice(env, "never_challenge") == PASS
 
@@ -114,6 +114,18 @@ def test_the_bluffer_bluffs_and_honest_does_not():
     assert claims["honest"] == 0 and claims["bluffer"] >= 4
 
 
+def test_always_claim_claims_every_card_until_the_final_spade():
+    """Any card face down while the row is short of target-1; at target-1 it must discard a
+    non-spade (the rules allow only the real final spade there), and plays the spade face up."""
+    for seed in range(5):
+        assert choice(table("2H"), "always_claim", seed) == 1
+    env = table("2H", "3C", "4C", "5D", "6D", "7C", "8C", "9C", "KS", target=2)
+    act(env, "claim", "pass", "pass", "pass", "discard", "discard", "discard")  # player_0 at target-1
+    assert env.agent_selection == "player_0" and choice(env, "always_claim") == 0  # the 6D: discard, the only legal play
+    act(env, "discard", "discard", "discard", "discard")
+    assert env.agent_selection == "player_0" and choice(env, "always_claim") == 2  # the KS, face up
+
+
 def _wilson_low(wins, games, z=1.96):
     p = wins / games
     centre = p + z * z / (2 * games)
@@ -121,10 +133,11 @@ def _wilson_low(wins, games, z=1.96):
     return (centre - spread) / (1 + z * z / games)
 
 
-@pytest.mark.parametrize("spec", HEURISTICS)
+@pytest.mark.parametrize("spec", [h for h in HEURISTICS if h != "always_claim"])
 def test_each_heuristic_beats_random(spec):
     """Four players, the heuristic rotating through the seats against three random agents:
-    its win rate's 95% Wilson interval lies above the parity share 1/4."""
+    its win rate's 95% Wilson interval lies above the parity share 1/4. (Not always_claim: a
+    random player challenges half of its claims, three of four of them bluffs.)"""
     games, wins = 160, 0
     for g in range(games):
         seat = g % 4
