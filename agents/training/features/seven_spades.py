@@ -208,9 +208,8 @@ class Pace:
         self.max_turns = int(round(scales["turns"]))
         self.draws = int(round(scales["stock"]))  # nobody draws more than the deck holds
         self._starts = np.array([fields[name].start for name in self.FIELDS], np.int64)
-        tail = np.array([[honest_tail(d, k) for k in range(self.target + 2)] for d in range(self.draws + 2)])
-        self.tail = tail
-        self.surprise = np.minimum(-np.log(np.maximum(tail, 1e-300)) / np.log(1000.0), 1.0)
+        self.tail = np.array([[honest_tail(d, k) for k in range(self.target + 2)] for d in range(self.draws + 2)])
+        self.surprise = np.minimum(-np.log(np.maximum(self.tail, 1e-300)) / np.log(1000.0), 1.0)
 
     def _draws(self, turns: np.ndarray, players_in: np.ndarray) -> np.ndarray:
         return np.minimum(-((-(turns + 1)) // np.maximum(players_in, 1)), self.draws + 1).astype(np.int64)
