@@ -3,8 +3,16 @@
 ``python -m agents.ppo.zoo_evaluation NAME…`` (``--workers N``): for each entry, the same field,
 deals and deal seed as its ``final_eval``, played by :func:`agents.training.evaluate.evaluate`
 today (its seating, its statistics). The new result becomes the entry's ``final_eval``; the one
-its training run wrote is kept as ``training_eval``. A module of its own: making a
-``ppo:zoo/<name>`` agent loads :mod:`agents.ppo.zoo`, so that module imports no evaluation.
+its training run wrote is kept as ``training_eval``.
+
+``--missing-fields``: instead, play the standard robustness fields the entry's matrix lacks (a
+heuristic or diagnostic added to the game after the matrix was played) on the matrix's own
+deals, once a stored row has been played again to the same result, and put them in the matrix
+where :func:`agents.training.robustness.standard_fields` puts them. Fields of earlier
+checkpoints and other agents are never added: their files may be gone.
+
+A module of its own: making a ``ppo:zoo/<name>`` agent loads :mod:`agents.ppo.zoo`, so that
+module imports no evaluation.
 """
 
 from __future__ import annotations
@@ -13,8 +21,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+import bluff_envs
+from agents.base import GameInfo
 from agents.ppo import checkpoint, zoo
 from agents.training.evaluate import evaluate as play
+from agents.training.robustness import ROBUSTNESS_DOMAIN, Row, standard_fields
 
 
 def evaluate(path: Path, workers: int = 1) -> dict[str, Any]:
@@ -33,19 +44,73 @@ def evaluate(path: Path, workers: int = 1) -> dict[str, Any]:
     return zoo.info(path)
 
 
+def add_missing_fields(path: Path, workers: int = 1) -> list[dict[str, Any]]:
+    """Play the standard fields missing from the robustness matrix of the entry at ``path`` on
+    the matrix's deals and insert them; returns the rows added (none: the entry is left as it
+    is). Refused when the matrix's first heuristic row no longer plays to its stored result
+    (the deals or the agents' play changed since: play the whole matrix again)."""
+    from agents.arena.schedule import derive_seed
+
+    entry = zoo.info(path)
+    matrix = entry.get("robustness")
+    if not isinstance(matrix, dict) or not matrix.get("rows") or not matrix.get("deals") or matrix.get("seed") is None:
+        raise ValueError(f"zoo entry {path.stem!r} has no robustness matrix to complete (its rows, deals and seed)")
+    options = matrix.get("options") or checkpoint.read_metadata(path)["config"]["game"]["options"]
+    game = GameInfo.of(bluff_envs.make(entry["game"], raw=True, **options))
+    agent = f"ppo:{path}"
+    fields = standard_fields(game, agent)
+    stored = {row["field"]: row for row in matrix["rows"]}
+    missing = [name for name in fields if name not in stored and not name.startswith("self ")]
+    if not missing:
+        return []
+    deal_seed = derive_seed(matrix["seed"], ROBUSTNESS_DOMAIN)
+
+    def played(field: list[str]):
+        return play(entry["game"], options, agent, field, matrix["deals"], deal_seed, workers)
+
+    check = next((row for name, row in stored.items() if name in fields and not name.startswith("self ")), None)
+    if check is None:
+        raise ValueError(f"zoo entry {path.stem!r}: no stored heuristic row to check the deals against")
+    again = played(check["agents"])
+    if (again.win_rate, again.mean_reward) != (check["win_rate"], check["mean_reward"]):
+        raise ValueError(f"zoo entry {path.stem!r}: {check['field']} no longer plays as stored (win {again.win_rate:.3f}, "
+                         f"stored {check['win_rate']:.3f}); play the whole matrix again with bluff robustness")
+    for name in missing:
+        stored[name] = Row(name, fields[name], played(fields[name])).to_dict()
+    order = [name for name in fields if name in stored] + [row["field"] for row in matrix["rows"] if row["field"] not in fields]
+    matrix["rows"] = [stored[name] for name in order]
+    matrix["added_fields"] = [*matrix.get("added_fields", []), *missing]
+    zoo.rewrite(path, entry)
+    return [stored[name] for name in missing]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Play zoo entries' final evaluations again, on the same deals.")
     parser.add_argument("names", nargs="+", help="entry names (zoo/<name>.zip)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--missing-fields", action="store_true",
+                        help="instead: add the standard robustness fields each entry's matrix lacks, on its deals")
     args = parser.parse_args()
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: give at least 1 process")
-    for name in args.names:
-        final = evaluate(Path(zoo.location(zoo.PREFIX + name)), args.workers)["final_eval"]
-        low, high = final["win_interval"]
-        print(f"ppo:zoo/{name}: win {final['win_rate']:.3f} [{low:.3f}, {high:.3f}] vs {', '.join(final['field'])} "
-              f"(parity {final['parity']:.3f}, {final['games']} games, seating {final['seating']})")
+    try:
+        for name in args.names:
+            _run(Path(zoo.location(zoo.PREFIX + name)), name, args)
+    except (OSError, ValueError) as error:  # a bad name or entry: one line, no traceback
+        parser.exit(1, f"error: {error}\n")
 
+
+def _run(path: Path, name: str, args: argparse.Namespace) -> None:
+    if args.missing_fields:
+        added = add_missing_fields(path, args.workers)
+        print(f"ppo:zoo/{name}: " + ("; ".join(f"added {row['field']}: win {row['win_rate']:.3f} [{row['win_interval'][0]:.3f}, "
+                                              f"{row['win_interval'][1]:.3f}], parity {row['parity']:.3f}" for row in added)
+                                    or "no standard field missing"))
+        return
+    final = evaluate(path, args.workers)["final_eval"]
+    low, high = final["win_interval"]
+    print(f"ppo:zoo/{name}: win {final['win_rate']:.3f} [{low:.3f}, {high:.3f}] vs {', '.join(final['field'])} "
+          f"(parity {final['parity']:.3f}, {final['games']} games, seating {final['seating']})")
 
 if __name__ == "__main__":
     main()

@@ -161,3 +161,44 @@ def test_the_zoo_command_reports_a_bad_entry_in_one_line(a_zoo, tmp_path, monkey
             zoo.main()
         err = capsys.readouterr().err
         assert stop.value.code == 1 and err.startswith("error: ") and "Traceback" not in err and len(err) < 1000
+
+
+def test_a_matrix_gets_the_standard_fields_it_lacks_on_its_own_deals(a_zoo, monkeypatch, capsys):
+    from agents.training.robustness import record, robustness_matrix
+
+    entry = zoo.add(a_zoo, "tiny")
+    rows = robustness_matrix("seven_spades", {"num_players": 3}, f"ppo:{entry}", deals=1, seed=3)
+    full = record(rows, agent=f"ppo:{entry}", game="seven_spades", options={"num_players": 3}, deals=1, seed=3)
+    later = [row for row in full["rows"] if row["field"] not in ("always_claim x2", "random x2")]
+    meta = zoo.info(entry)
+    zoo.rewrite(entry, {**meta, "robustness": {**full, "rows": later}})
+    added = zoo_evaluation.add_missing_fields(entry)
+    assert [row["field"] for row in added] == ["always_claim x2", "random x2"]
+    matrix = zoo.info(entry)["robustness"]
+    assert matrix["rows"] == full["rows"]  # in their places, as the whole matrix played them
+    assert matrix["added_fields"] == ["always_claim x2", "random x2"]
+    assert zoo_evaluation.add_missing_fields(entry) == []  # nothing more to add
+    monkeypatch.setattr("sys.argv", ["zoo_evaluation", "tiny", "--missing-fields"])
+    zoo_evaluation.main()
+    assert capsys.readouterr().out.strip() == "ppo:zoo/tiny: no standard field missing"
+
+    stale = [{**later[0], "win_rate": later[0]["win_rate"] + 0.5}, *later[1:]]  # deals or play changed since
+    zoo.rewrite(entry, {**meta, "robustness": {**full, "rows": stale}})
+    with pytest.raises(ValueError, match="no longer plays as stored"):
+        zoo_evaluation.add_missing_fields(entry)
+    zoo.rewrite(entry, {**meta, "robustness": None})
+    monkeypatch.setattr("sys.argv", ["zoo_evaluation", "tiny", "--missing-fields"])
+    with pytest.raises(SystemExit) as stop:
+        zoo_evaluation.main()
+    err = capsys.readouterr().err
+    assert stop.value.code == 1 and "'tiny' has no robustness matrix" in err and "Traceback" not in err
+
+
+def test_the_committed_entries_matrices_hold_every_standard_field():
+    from agents.training.robustness import standard_fields
+
+    for path in sorted(zoo.ZOO.glob("*.zip")):
+        matrix = zoo.info(path)["robustness"]
+        game = GameInfo.of(bluff_envs.make(zoo.info(path)["game"], raw=True, **matrix["options"]))
+        missing = set(standard_fields(game, f"ppo:{path}")) - {row["field"] for row in matrix["rows"]}
+        assert not missing, f"{path.name} lacks {sorted(missing)}: python -m agents.ppo.zoo_evaluation {path.stem} --missing-fields"
