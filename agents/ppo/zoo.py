@@ -6,7 +6,7 @@ the training config; ``policy.npz``), plus ``zoo.json``: where it comes from (th
 steps, the commit it was trained at) and what was measured of it (its final evaluation, its
 robustness matrix, its exploiters), so that a results table can be rebuilt from the zoo alone.
 
-``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA]``
+``python -m agents.ppo.zoo add CHECKPOINT_OR_RUN NAME [--robustness FILE] [--exploit FILE] [--commit SHA] [--recipe FILE]``
 adds or replaces an entry; ``python -m agents.ppo.zoo exploit NAME FILE`` adds the exploiters of
 another ``bluff exploit`` (e.g. from another start) to an entry's; ``python -m agents.ppo.zoo
 list`` shows them; ``python -m agents.ppo.zoo table`` prints the results table of the README,
@@ -201,6 +201,7 @@ def main() -> None:
     adding.add_argument("--robustness", type=Path, help="a robustness.json to keep with it")
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
     adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
+    adding.add_argument("--recipe", type=Path, help="the training config it comes from (e.g. experiments/train/<x>.yaml)")
     joining = sub.add_parser("exploit", help="add the exploiters of an exploit.json (e.g. another start) to an entry's")
     joining.add_argument("name")
     joining.add_argument("exploit", type=Path)
@@ -220,6 +221,10 @@ def _run(args: argparse.Namespace) -> None:
             extras["robustness"] = json.loads(args.robustness.read_text())
         if args.exploit:
             extras["exploit"] = json.loads(args.exploit.read_text())
+        if args.recipe:
+            if not args.recipe.is_file():
+                raise ValueError(f"--recipe {args.recipe}: no such file")
+            extras["recipe"] = args.recipe.as_posix()
         print(add(args.source, args.name, extras, args.commit))
     elif args.command == "exploit":
         print(add_exploiters(args.name, json.loads(args.exploit.read_text())))

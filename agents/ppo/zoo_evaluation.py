@@ -112,5 +112,6 @@ def _run(path: Path, name: str, args: argparse.Namespace) -> None:
     print(f"ppo:zoo/{name}: win {final['win_rate']:.3f} [{low:.3f}, {high:.3f}] vs {', '.join(final['field'])} "
           f"(parity {final['parity']:.3f}, {final['games']} games, seating {final['seating']})")
 
+
 if __name__ == "__main__":
     main()

@@ -202,3 +202,16 @@ def test_the_committed_entries_matrices_hold_every_standard_field():
         game = GameInfo.of(bluff_envs.make(zoo.info(path)["game"], raw=True, **matrix["options"]))
         missing = set(standard_fields(game, f"ppo:{path}")) - {row["field"] for row in matrix["rows"]}
         assert not missing, f"{path.name} lacks {sorted(missing)}: python -m agents.ppo.zoo_evaluation {path.stem} --missing-fields"
+
+
+def test_the_add_command_keeps_the_recipe_and_refuses_a_missing_one(a_zoo, tmp_path, monkeypatch, capsys):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("game: {name: seven_spades}\n")
+    monkeypatch.setattr("sys.argv", ["zoo", "add", str(a_zoo), "tiny", "--recipe", str(recipe), "--commit", "abc"])
+    zoo.main()
+    meta = zoo.info(zoo.ZOO / "tiny.zip")
+    assert meta["recipe"] == recipe.as_posix() and meta["commit"] == "abc"
+    monkeypatch.setattr("sys.argv", ["zoo", "add", str(a_zoo), "other", "--recipe", str(tmp_path / "nope.yaml")])
+    with pytest.raises(SystemExit) as stop:
+        zoo.main()
+    assert stop.value.code == 1 and "--recipe" in capsys.readouterr().err and not (zoo.ZOO / "other.zip").exists()

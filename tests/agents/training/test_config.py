@@ -350,6 +350,7 @@ def test_a_config_error_is_a_value_error_that_pickles():
 # -- the shipped configs ----------------------------------------------------------------------
 
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
+STEP = "_continued"  # population_<game>_continued: a population step that goes on from another's agents
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
@@ -357,7 +358,7 @@ SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml"
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_training_config_loads(path):
     config = load_config(path)
-    assert config.game.name == path.stem.removeprefix("league_").removeprefix("population_")
+    assert config.game.name == path.stem.removeprefix("league_").removeprefix("population_").removesuffix(STEP)
     assert path.stem.startswith(("league_", "population_")) == bool(config.league.every)
     assert config.eval.final_deals * games_per_deal(config) >= 2000  # the bars' sample size
     assert config_from_dict(config.to_dict()) == config
@@ -379,7 +380,7 @@ def test_there_is_a_training_config_for_every_game():
 
     stems = {p.stem for p in SHIPPED}
     assert {s for s in stems if not s.startswith("population_")} == set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES}
-    assert {s.removeprefix("population_") for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
+    assert {s.removeprefix("population_").removesuffix(STEP) for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
 
 
 def test_bluff_train_reports_a_bad_config_before_any_work(tmp_path):
