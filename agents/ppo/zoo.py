@@ -166,7 +166,9 @@ def _row(name: str, entry: dict[str, Any]) -> str:
         seeds = sum(r["against"] == against and r["start"] == best for r in runs.values())
         starts = sum(against in e for e in exploit["by_start"].values())
         where = f"{seeds} seed{'s' if seeds > 1 else ''}" + (f" from {best}, the largest of {starts} starts" if starts > 1 else "")
-        return f"{exploit['edge_vs_' + against]:+.3f} ({where})"
+        strongest = exploit[f"strongest_vs_{against}"]["edge"]
+        single = f"; strongest single {strongest:+.3f}" if seeds > 1 or starts > 1 else ""
+        return f"{exploit['edge_vs_' + against]:+.3f} ({where}{single})"
 
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
