@@ -95,9 +95,13 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
                          f"{name} ({entry['game']}, exploiters of {before.get('steps')} steps)")
     first, given = first_start(before), first_start(summary)  # the entry's recipe start, the file's
     runs = {k: {**r, "start": r.get("start") or first} for k, r in before["runs"].items()}
+    # new runs are named as the entry names its own of their kind: the start those leave unnamed
+    unnamed = {against: {r["start"] for k, r in runs.items() if r["against"] == against
+                         and not k.startswith(f"vs_{against}_from_")} for against in ("agent", "field")}
     for r in summary["runs"].values():
         start = r.get("start") or given
-        key = run_name(r["against"], r["seed"], start, first)
+        own = unnamed.get(r["against"]) or set()
+        key = run_name(r["against"], r["seed"], start, next(iter(own)) if len(own) == 1 else first)
         if key in runs:
             raise ValueError(f"entry {name} already holds exploiter {key}; allowed: exploiters of another start or seed")
         runs[key] = {**r, "start": start}

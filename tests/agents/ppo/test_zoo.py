@@ -151,6 +151,26 @@ def test_exploiters_of_another_start_join_an_entry(a_zoo):
         zoo.add_exploiters("tiny", {"runs": {"x": {"edge": 0.1}}})
 
 
+def test_added_exploiters_are_named_as_the_entry_names_its_own(a_zoo):
+    """An entry whose unnamed exploiters of the agent are counter's, though its ``starts`` lists
+    bluffer first (and its field runs leave bluffer unnamed): more seeds of both starts keep that
+    naming (bluffer's runs against the agent say "from_bluffer", counter's do not)."""
+    runs = {"vs_agent_seed0": {"against": "agent", "start": "counter", "seed": 0, "edge": 0.0},
+            "vs_agent_from_bluffer_seed0": {"against": "agent", "start": "bluffer", "seed": 0, "edge": 0.125},
+            "vs_field_seed0": {"against": "field", "start": "bluffer", "seed": 0, "edge": 0.5}}  # its field runs: bluffer's
+    zoo.add(a_zoo, "tiny", {"exploit": {"game": "seven_spades", "steps": 512, "starts": ["bluffer", "counter"],
+                                        "runs": runs}})
+    more = {"game": "seven_spades", "steps": 512, "starts": ["bluffer", "counter"],
+            "runs": {"vs_agent_seed1": {"against": "agent", "seed": 1, "edge": 0.25},  # the file's first start: bluffer
+                     "vs_agent_from_counter_seed1": {"against": "agent", "start": "counter", "seed": 1, "edge": 0.0625}}}
+    exploit = zoo.info(zoo.add_exploiters("tiny", more))["exploit"]
+    assert {k: r["start"] for k, r in exploit["runs"].items()} == {
+        "vs_agent_seed0": "counter", "vs_agent_from_bluffer_seed0": "bluffer", "vs_field_seed0": "bluffer",
+        "vs_agent_from_bluffer_seed1": "bluffer", "vs_agent_seed1": "counter"}
+    assert exploit["by_start"] == {"bluffer": {"agent": 0.1875, "field": 0.5}, "counter": {"agent": 0.03125}}
+    assert exploit["strongest_vs_agent"] == {"run": "vs_agent_from_bluffer_seed1", "start": "bluffer", "edge": 0.25}
+
+
 def test_the_zoo_command_reports_a_bad_entry_in_one_line(a_zoo, tmp_path, monkeypatch, capsys):
     (tmp_path / "exploit.json").write_text("{not json")
     zoo.add(a_zoo, "tiny")
