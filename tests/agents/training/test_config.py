@@ -350,7 +350,7 @@ def test_a_config_error_is_a_value_error_that_pickles():
 # -- the shipped configs ----------------------------------------------------------------------
 
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
-STEP = "_continued"  # population_<game>_continued: a population step that goes on from another's agents
+STEP = "_continued"  # <recipe>_continued: a step that goes on from another recipe's agents (in the zoo)
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
@@ -379,7 +379,9 @@ def test_there_is_a_training_config_for_every_game():
     import bluff_envs
 
     stems = {p.stem for p in SHIPPED}
-    assert {s for s in stems if not s.startswith("population_")} == set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES}
+    assert {s for s in stems if not s.startswith("population_") and not s.endswith(STEP)} == (
+        set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES})
+    assert {s.removesuffix(STEP) for s in stems if s.endswith(STEP)} <= stems  # each goes on from a shipped recipe
     assert {s.removeprefix("population_").removesuffix(STEP) for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
 
 
