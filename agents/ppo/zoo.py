@@ -88,12 +88,15 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
         raise ValueError("not the exploit.json of a bluff exploit run: it needs 'runs', each with 'against', 'seed' "
                          "and 'edge'")
     entry = info(path)
-    before = entry.get("exploit") or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary.get("steps"),
-                                      "field": summary.get("field"), "runs": {}}
+    had = entry.get("exploit")
+    # an entry without exploiters takes the file's: its starts, its naming
+    before = had or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary.get("steps"),
+                     "field": summary.get("field"), "starts": list(summary.get("starts") or []), "runs": {}}
     if summary.get("game") != entry["game"] or summary.get("steps") != before.get("steps"):
         raise ValueError(f"exploiters of {summary.get('game')} with {summary.get('steps')} steps cannot join entry "
                          f"{name} ({entry['game']}, exploiters of {before.get('steps')} steps)")
-    first, given = first_start(before), first_start(summary)  # the entry's recipe start, the file's
+    given = first_start(summary)
+    first = first_start(before) if had else given  # the entry's recipe start
     runs = {k: {**r, "start": r.get("start") or first} for k, r in before["runs"].items()}
     # new runs are named as the entry names its own of their kind: the start those leave unnamed
     unnamed = {against: {r["start"] for k, r in runs.items() if r["against"] == against

@@ -171,6 +171,22 @@ def test_added_exploiters_are_named_as_the_entry_names_its_own(a_zoo):
     assert exploit["strongest_vs_agent"] == {"run": "vs_agent_from_bluffer_seed1", "start": "bluffer", "edge": 0.25}
 
 
+def test_exploiters_join_an_entry_that_has_none_by_the_files_own_starts(a_zoo):
+    """An entry added without exploiters takes its first exploit.json's starts and names; the
+    game's field exploiters (trained once per game, e.g. kept in another entry) join it after."""
+    zoo.add(a_zoo, "tiny")
+    agent = {"game": "seven_spades", "steps": 512, "starts": ["counter"], "field": ["counter", "bluffer"],
+             "runs": {f"vs_agent_seed{s}": {"against": "agent", "start": "counter", "seed": s, "edge": e}
+                      for s, e in ((0, 0.0), (1, 0.0625))}}
+    field = {"game": "seven_spades", "steps": 512, "starts": ["counter"],
+             "runs": {"vs_field_seed0": {"against": "field", "start": "counter", "seed": 0, "edge": 0.125}}}
+    zoo.add_exploiters("tiny", agent)
+    exploit = zoo.info(zoo.add_exploiters("tiny", field))["exploit"]
+    assert sorted(exploit["runs"]) == ["vs_agent_seed0", "vs_agent_seed1", "vs_field_seed0"]
+    assert exploit["starts"] == ["counter"] and exploit["field"] == ["counter", "bluffer"]
+    assert exploit["by_start"] == {"counter": {"agent": 0.03125, "field": 0.125}}
+
+
 def test_the_zoo_command_reports_a_bad_entry_in_one_line(a_zoo, tmp_path, monkeypatch, capsys):
     (tmp_path / "exploit.json").write_text("{not json")
     zoo.add(a_zoo, "tiny")
