@@ -350,7 +350,8 @@ def test_a_config_error_is_a_value_error_that_pickles():
 # -- the shipped configs ----------------------------------------------------------------------
 
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
-STEP = "_continued"  # <recipe>_continued: a step that goes on from another recipe's agents (in the zoo)
+# <recipe>_continued, <recipe>_selfplay: a step that goes on from another recipe's agents (in the zoo)
+STEPS = ("_continued", "_selfplay")
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
@@ -358,10 +359,17 @@ SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml"
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_training_config_loads(path):
     config = load_config(path)
-    assert config.game.name == path.stem.removeprefix("league_").removeprefix("population_").removesuffix(STEP)
+    assert config.game.name == base_name(path.stem.removeprefix("league_").removeprefix("population_"))
     assert path.stem.startswith(("league_", "population_")) == bool(config.league.every)
     assert config.eval.final_deals * games_per_deal(config) >= 2000  # the bars' sample size
     assert config_from_dict(config.to_dict()) == config
+
+
+def base_name(stem: str) -> str:
+    """The recipe a step's name goes on from (``tarneeb_selfplay`` -> ``tarneeb``); others as they are."""
+    for step in STEPS:
+        stem = stem.removesuffix(step)
+    return stem
 
 
 def games_per_deal(config) -> int:
@@ -379,10 +387,22 @@ def test_there_is_a_training_config_for_every_game():
     import bluff_envs
 
     stems = {p.stem for p in SHIPPED}
-    assert {s for s in stems if not s.startswith("population_") and not s.endswith(STEP)} == (
+    assert {s for s in stems if not s.startswith("population_") and base_name(s) == s} == (
         set(bluff_envs.GAMES) | {f"league_{g}" for g in bluff_envs.GAMES})
-    assert {s.removesuffix(STEP) for s in stems if s.endswith(STEP)} <= stems  # each goes on from a shipped recipe
-    assert {s.removeprefix("population_").removesuffix(STEP) for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
+    assert {base_name(s) for s in stems} <= stems
+    assert {base_name(s.removeprefix("population_")) for s in stems if s.startswith("population_")} <= set(bluff_envs.GAMES)
+
+
+@pytest.mark.parametrize("path", [p for p in SHIPPED if load_config(p).warm_start.copy_weights], ids=lambda p: p.stem)
+def test_a_step_goes_on_from_a_zoo_agent_of_a_shipped_recipe(path):
+    """A step (``warm_start.copy_weights``) starts from an entry of the zoo, whose recipe is shipped
+    and plays the same game: what it goes on from can be trained again from the repository."""
+    from agents.ppo import zoo
+
+    teacher = load_config(path).warm_start.teacher
+    assert teacher.startswith("ppo:zoo/"), f"{path.name}: a step's teacher is a zoo entry, not {teacher}"
+    meta = zoo.info(zoo.ZOO / f"{teacher.removeprefix('ppo:zoo/')}.zip")
+    assert (ROOT / meta["recipe"]).exists() and meta["game"] == load_config(path).game.name
 
 
 def test_bluff_train_reports_a_bad_config_before_any_work(tmp_path):
