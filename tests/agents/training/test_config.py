@@ -366,7 +366,7 @@ def test_every_shipped_training_config_loads(path):
 
 
 def base_name(stem: str) -> str:
-    """The recipe a step's name goes on from (``tarneeb_selfplay`` -> ``tarneeb``); others as they are."""
+    """A name without its step suffixes (``tarneeb_selfplay`` -> ``tarneeb``): the game's recipe."""
     for step in STEPS:
         stem = stem.removesuffix(step)
     return stem
