@@ -8,8 +8,8 @@ exploiters come from several starts), in turn by ``league.kinds``:
 
 * a **main exploiter** against frozen copies of the main agent as it stands (AlphaStar's main
   exploiters: they find the main agent's current weaknesses);
-* a **league exploiter** against the whole population: the fixed agents, the main agent's
-  snapshots and the earlier exploiters, drawn by PFSP (they find what the population as a whole
+* a **league exploiter** against the whole population: the fixed agents and tables, the main
+  agent's snapshots and the earlier exploiters, drawn by PFSP (they find what the population as a whole
   misses).
 
 Its final policy then joins the main agent's opponent pool (``exploiter@<step>``), where PFSP
@@ -84,7 +84,8 @@ def train_exploiter(trainer, model, index: int) -> FrozenPolicy:
         config = exploiter_config(recipe, opponents, seed=c.seed * 1000 + index,
                                   steps=c.league.exploiter_steps, eval_opponents=[f"ppo:{main}"])
         if kind == "league":
-            config = config.replace(opponents=dataclasses.replace(config.opponents, sampling="pfsp"))
+            config = config.replace(opponents=dataclasses.replace(config.opponents, sampling="pfsp",
+                                                                  tables=c.opponents.tables))
         trainer.say(f"league: exploiter {index} ({kind} exploiter) trains {c.league.exploiter_steps:,} steps "
                     f"against {len(opponents)} member(s)")
         # the main run's own Trainer class trains it (no import of agents.ppo.train: no circle)

@@ -85,6 +85,7 @@ class Trainer:
             pfsp_power=c.opponents.pfsp_power,
             max_snapshots=c.opponents.max_snapshots,
             results_window=c.opponents.results_window,
+            tables=c.opponents.tables,
         )
         self.last_eval: EvalResult | None = None
         self.stop_requested = False

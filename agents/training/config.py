@@ -96,6 +96,10 @@ class OpponentsSection:
     latest_share: Number(0, 1) = 0.5  # "latest": the newest snapshot's share
     self_play_share: Number(0, 0.95) = 0.0  # "uniform"/"pfsp": the learner's newest snapshot's share; 0: none
     pfsp_power: Number(0) = 2.0  # "pfsp": weight (1 - score) ** power
+    # whole line-ups as pool members, e.g. [[never_challenge, always_challenge]]: drawn for any seat,
+    # a table seats the game (its specs for the seats after the learner's in turn, cycled); (): none
+    tables: ListOf(ListOf(AgentSpec, min_items=1), allowed="a list of tables, each a non-empty list of agent "
+                   "specs") = ()
     per_seat: Flag = True  # draw an opponent per seat (a mixed field) or one for all seats
     snapshot_every: Every = 100_000  # steps between snapshots; 0: none
     max_snapshots: Integer(0, 10**4) = 10  # the learner's own; league exploiters stay
@@ -230,6 +234,9 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     if ok("opponents.fixed") and len(set(config.opponents.fixed)) != len(config.opponents.fixed):
         problems.append(f"{where}opponents.fixed: lists an agent twice: {list(config.opponents.fixed)}; "
                         "allowed: each agent once")
+    if ok("opponents.tables") and len(set(config.opponents.tables)) != len(config.opponents.tables):
+        problems.append(f"{where}opponents.tables: lists a table twice: {[list(t) for t in config.opponents.tables]}; "
+                        "allowed: each table once")
     if ok("opponents.self_play_share", "opponents.sampling") and config.opponents.self_play_share \
             and config.opponents.sampling == "latest":
         problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
@@ -276,6 +283,9 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     named = []
     if ok("opponents.fixed"):
         named += [(f"{where}opponents.fixed[{i}]", s) for i, s in enumerate(config.opponents.fixed)]
+    if ok("opponents.tables"):
+        named += [(f"{where}opponents.tables[{i}][{j}]", s) for i, t in enumerate(config.opponents.tables)
+                  for j, s in enumerate(t)]
     if ok("eval.opponents"):
         named += [(f"{where}eval.opponents[{i}]", s) for i, s in enumerate(config.eval.opponents)]
     if ok("warm_start.teacher") and config.warm_start.teacher is not None:

@@ -46,7 +46,7 @@ import numpy as np
 
 import bluff_envs
 from agents.base import GameInfo
-from agents.training.pool import Opponents
+from agents.training.pool import Opponents, table_seats
 
 MAX_REDEALS = 100  # deals in a row that end before the learner acts (a misconfigured game)
 
@@ -209,12 +209,17 @@ class LearnerEnv(gym.Env):
         self._learner = self.agent_names[self.seat]
         self._learner_agents = {self.agent_names[s] for s, agent in seats.items() if agent is None}
         self._seat_agents = {self.agent_names[s]: agent for s, agent in seats.items() if agent is not None}
+        others = [s for s in range(n) if s not in seats]
         field = [self.opponents.draw()] if not self.per_seat else []
         ids = []
-        for s in range(n):
-            if s in seats:
-                continue
+        for s in others:
             member = self.opponents.draw() if self.per_seat else field[0]
+            if member.is_table:  # the first table drawn seats the whole game
+                positions = table_seats(others, self.seat, n, len(member.table))
+                for t in others:
+                    self._seat_agents[self.agent_names[t]] = self.opponents.agent(member, t, positions[t])
+                ids = [member.id]
+                break
             self._seat_agents[self.agent_names[s]] = self.opponents.agent(member, s)
             ids.append(member.id)
         self._opponent_ids = ids

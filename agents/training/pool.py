@@ -15,7 +15,13 @@ the learner's recent results against each, and turns them into sampling probabil
 With ``self_play_share`` s > 0 (``uniform`` or ``pfsp``), the newest snapshot of the learner
 takes s of the probability and the other members share 1 − s as the sampling gives it them:
 self-play against the learner as it nearly is, beside the population (AlphaStar's main agents
-play 35 % self-play). Only the learner's own snapshots count towards ``max_snapshots``: league
+play 35 % self-play).
+
+A **table** (``tables``: a list of agent specs) is a member that seats a whole line-up: when a
+game draws it for any seat, every other seat of that game is the table's, the seats after the
+learner's in turn taking its specs in order (cycled), as a robustness field seats them. Drawn
+per seat, a field like never + always challenge hardly ever comes up as a whole; as a table it
+has a score and a PFSP weight of its own. Only the learner's own snapshots count towards ``max_snapshots``: league
 exploiters (``exploiter@<k>``) stay in the pool.
 
 Environments, possibly in other processes, get :meth:`OpponentPool.payload` (members and
@@ -41,14 +47,20 @@ SNAPSHOT = "snapshot@"  # the learner's own snapshots: snapshot@<step>
 
 @dataclass(frozen=True)
 class Member:
-    """One opponent of the pool: a fixed agent spec, a snapshot of the learner, or (in-process
-    use: tests, custom opponents) a ready agent object that plays every seat it is drawn for."""
+    """One opponent of the pool: a fixed agent spec, a table of specs (a whole line-up), a
+    snapshot of the learner, or (in-process use: tests, custom opponents) a ready agent object
+    that plays every seat it is drawn for."""
 
     id: str
     spec: str | None = None
     policy: FrozenPolicy | None = None
     step: int | None = None  # when the snapshot was taken
     agent: Agent | None = None
+    table: tuple[str, ...] = ()  # a table's specs, for the seats after the learner's in turn
+
+    @property
+    def is_table(self) -> bool:
+        return bool(self.table)
 
     @property
     def is_snapshot(self) -> bool:
@@ -58,6 +70,24 @@ class Member:
     def is_learner(self) -> bool:
         """A snapshot of the learner itself (not a league exploiter)."""
         return self.is_snapshot and self.id.startswith(SNAPSHOT)
+
+
+TABLE = " + "  # a table's member id: its specs joined by this
+
+
+def table_member(specs: Sequence[str]) -> Member:
+    """The pool member that seats the line-up ``specs`` (see the module docstring)."""
+    specs = tuple(specs)
+    if not specs or not all(isinstance(s, str) and s for s in specs):
+        raise ValueError(f"a table is a non-empty list of agent specs, not {list(specs)!r}")
+    return Member(TABLE.join(specs), table=specs)
+
+
+def table_seats(opponent_seats: Sequence[int], learner: int, n: int, size: int) -> dict[int, int]:
+    """Which of a table's ``size`` specs plays each opponent seat: the seats after the
+    learner's in turn take specs 0, 1, ... (cycled)."""
+    ordered = sorted(opponent_seats, key=lambda s: (s - learner) % n)
+    return {s: j % size for j, s in enumerate(ordered)}
 
 
 def score_of(reward: float) -> float:
@@ -76,6 +106,7 @@ class OpponentPool:
         max_snapshots: int = 10,
         results_window: int = 200,
         self_play_share: float = 0.0,
+        tables: Sequence[Sequence[str]] = (),
     ):
         if sampling not in SAMPLING:
             raise ValueError(f"opponent sampling {sampling!r} is not known; use one of {', '.join(SAMPLING)}")
@@ -85,7 +116,7 @@ class OpponentPool:
             raise ValueError(f"self_play_share={self_play_share} must be at least 0 and below 1")
         if self_play_share and sampling == "latest":
             raise ValueError("self_play_share goes with uniform or pfsp sampling; with latest, set latest_share")
-        if not fixed and max_snapshots < 1:
+        if not fixed and not tables and max_snapshots < 1:
             raise ValueError("the opponent pool is empty: give fixed agents or allow snapshots")
         if len(set(fixed)) != len(fixed):
             raise ValueError(f"fixed opponents are listed twice: {list(fixed)}")
@@ -95,7 +126,9 @@ class OpponentPool:
         self.self_play_share = self_play_share
         self.max_snapshots = max_snapshots
         self.results_window = results_window
-        self.members: list[Member] = [Member(spec, spec=spec) for spec in fixed]
+        self.members: list[Member] = [Member(spec, spec=spec) for spec in fixed] + [table_member(t) for t in tables]
+        if len({m.id for m in self.members}) != len(self.members):
+            raise ValueError(f"tables are listed twice: {[list(t) for t in tables]}")
         self.results: dict[str, deque[float]] = {m.id: deque(maxlen=results_window) for m in self.members}
 
     # -- membership ---------------------------------------------------------------------------
@@ -169,7 +202,8 @@ class OpponentPool:
         arrays = {}
         entries = []
         for index, m in enumerate(self.members):
-            entries.append({"id": m.id, "spec": m.spec, "step": m.step, "results": list(self.results[m.id])})
+            entry = {"id": m.id, "spec": m.spec, "step": m.step, "results": list(self.results[m.id])}
+            entries.append({**entry, "table": list(m.table)} if m.is_table else entry)
             if m.is_snapshot:
                 arrays.update({f"s{index}_{key}": value for key, value in m.policy.to_arrays().items()})
         return json.dumps({"members": entries}), arrays
@@ -178,7 +212,9 @@ class OpponentPool:
         """Restore members and results saved by :meth:`state` (the sampling settings stay)."""
         self.members, self.results = [], {}
         for index, entry in enumerate(json.loads(text)["members"]):
-            if entry["spec"] is not None:
+            if entry.get("table"):
+                member = Member(entry["id"], table=tuple(entry["table"]))
+            elif entry["spec"] is not None:
                 member = Member(entry["id"], spec=entry["spec"])
             else:
                 prefix = f"s{index}_"
@@ -193,13 +229,13 @@ class Opponents:
 
     Fixed members become agents through :func:`agents.make_agent`; snapshots become
     :class:`~agents.ppo.agent.PPOAgent` that sample from their policy. One agent is kept per
-    member and seat, each seeded from this table's generator.
+    member and seat (a table's: per spec and seat), each seeded from this copy's generator.
     """
 
     def __init__(self, game: GameInfo, payload: dict | Sequence[str], rng: np.random.Generator):
         self.game = game
         self.rng = rng
-        self._agents: dict[tuple[str, int], Agent] = {}
+        self._agents: dict[tuple[str, int, int], Agent] = {}  # (member id, seat, table position)
         self.update(payload)
 
     def update(self, payload: dict | Sequence[str | Agent]) -> None:
@@ -222,10 +258,11 @@ class Opponents:
         index = int(np.searchsorted(self.cumulative, self.rng.random() * self.cumulative[-1], side="right"))
         return self.members[min(index, len(self.members) - 1)]
 
-    def agent(self, member: Member, seat: int) -> Agent:
+    def agent(self, member: Member, seat: int, position: int = 0) -> Agent:
+        """The agent of ``member`` at ``seat`` (a table's: its spec number ``position``)."""
         if member.agent is not None:
             return member.agent
-        key = (member.id, seat)
+        key = (member.id, seat, position)
         agent = self._agents.get(key)
         if agent is None:
             seed = int(self.rng.integers(2**31))
@@ -236,6 +273,6 @@ class Opponents:
             else:
                 from agents.registry import make_agent
 
-                agent = make_agent(member.spec, self.game, seed)
+                agent = make_agent(member.table[position] if member.is_table else member.spec, self.game, seed)
             self._agents[key] = agent
         return agent

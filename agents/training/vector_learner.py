@@ -7,8 +7,8 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
 
 * game ``i`` starts at seat ``first_seat + i`` and rotates from episode to episode (or keeps
   a fixed seat); its first deal is the one ``LearnerEnv(seed=seeds[i])`` would deal;
-* the other seats are drawn from the pool (``per_seat``: one member per seat, else one for all),
-  new every episode; snapshots play through :class:`~agents.batched.policy.BatchedPolicy`, specs
+* the other seats are drawn from the pool (``per_seat``: one member per seat, else one for all;
+  the first table drawn seats them all), new every episode; snapshots play through :class:`~agents.batched.policy.BatchedPolicy`, specs
   through their batched form, and anything else (an ``rllib:`` agent, a ready agent object)
   through its own ``act``, one row at a time;
 * the learner's reward is its own seat's, summed from one of its decisions to the next, with the
@@ -37,7 +37,7 @@ import bluff_envs.vector
 from agents.base import Agent, GameInfo
 from agents.batched import batched_agent, has_batched_form
 from agents.training.learner_env import MAX_REDEALS, partners, potential_terms
-from agents.training.pool import Member
+from agents.training.pool import Member, table_seats
 
 
 class RowByRow:
@@ -130,6 +130,8 @@ class VectorLearnerEnv(VecEnv):
                 raise ValueError("the opponent pool is empty")
             self._members = [self._agent_for(m) for m in members]
             self._member_ids = [m.id for m in members]
+            self._tables = {i: [self._agent_for(Member(spec, spec=spec)) for spec in m.table]
+                            for i, m in enumerate(members) if m.is_table}
         p = np.asarray(payload["probabilities"], np.float64)
         if len(p) != len(self._members) or not (p >= 0).all() or p.sum() <= 0:
             raise ValueError(f"opponent probabilities {p.tolist()} do not fit the {len(self._members)} pool members")
@@ -137,6 +139,8 @@ class VectorLearnerEnv(VecEnv):
 
     def _agent_for(self, member: Member) -> int:
         key = member.id
+        if member.is_table:
+            return -1  # its seats are its specs' agents (self._tables)
         if key not in self._index:
             if member.agent is not None:
                 agent = RowByRow(member.agent)
@@ -255,12 +259,17 @@ class VectorLearnerEnv(VecEnv):
             self._plays[i] = -1
             met = []
             for s in range(n):
-                if s in learns:
-                    continue
                 if s in mates and self._partner_agent is not None:
                     self._plays[i, s] = self._partner_agent
-                    continue
+            others = [s for s in range(n) if s not in learns and self._plays[i, s] < 0]
+            for s in others:
                 member = int(draws[k, s if self.per_seat else 0])
+                if member in self._tables:  # the first table drawn seats the whole game
+                    agents = self._tables[member]
+                    for t, j in table_seats(others, me, n, len(agents)).items():
+                        self._plays[i, t] = agents[j]
+                    met = [self._member_ids[member]]
+                    break
                 self._plays[i, s] = self._members[member]
                 met.append(self._member_ids[member])
             self._met[i] = met

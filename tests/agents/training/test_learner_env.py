@@ -159,6 +159,26 @@ def test_one_opponent_for_the_whole_table_when_not_drawn_per_seat():
         assert len(set(finish(env, rng)["selfplay"]["opponents"])) == 1
 
 
+@pytest.mark.parametrize("per_seat", [True, False])
+def test_a_table_drawn_seats_the_whole_game_in_turn_after_the_learner(per_seat):
+    pool = OpponentPool(["honest"], "uniform", tables=[["never_challenge", "always_challenge"]])
+    env = LearnerEnv("i_doubt_it", opponents=pool.payload(), per_seat=per_seat, seed=3)
+    rng = np.random.default_rng(3)
+    tables = 0
+    for _ in range(12):
+        env.reset()
+        me = env.seat
+        seated = {s: env._seat_agents[f"player_{s}"].name for s in range(4) if s != me}
+        met = finish(env, rng)["selfplay"]["opponents"]
+        if met == ["never_challenge + always_challenge"]:
+            tables += 1
+            after = [seated[(me + j) % 4] for j in (1, 2, 3)]
+            assert after == ["never_challenge", "always_challenge", "never_challenge"]
+        else:
+            assert met == ["honest"] * 3 and set(seated.values()) == {"honest"}
+    assert 0 < tables < 12
+
+
 class LastLegal(Agent):
     """Always the legal action with the highest index (in Tarneeb: bid 13, then play on)."""
 

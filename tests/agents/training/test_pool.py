@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.ppo.frozen_policy import FrozenPolicy
-from agents.training.pool import OpponentPool, Opponents, score_of
+from agents.training.pool import OpponentPool, Opponents, score_of, table_seats
 from agents.base import GameInfo
 import bluff_envs
 
@@ -111,8 +111,31 @@ def test_an_environment_copy_draws_by_the_probabilities():
     assert table.agent(pool.members[1], 2) is table.agent(pool.members[1], 2)  # kept per seat
 
 
+def test_a_table_is_one_member_that_seats_a_whole_line_up():
+    pool = OpponentPool(["honest"], "pfsp", pfsp_power=1.0, tables=[["never_challenge", "always_challenge"]])
+    table = pool.members[1]
+    assert table.id == "never_challenge + always_challenge" and table.is_table and not table.is_snapshot
+    pool.record([table.id], -1.0)  # a loss at that table: it comes up more often
+    assert pool.probabilities()[1] > pool.probabilities()[0]
+    text, arrays = pool.state()
+    again = OpponentPool(["random"], "pfsp", pfsp_power=1.0)
+    again.load_state(text, arrays)
+    assert again.members == pool.members and again.probabilities() == pytest.approx(pool.probabilities())
+    # the seats after the learner's take its specs in turn, cycled
+    assert table_seats([0, 2, 3], 1, 4, 2) == {2: 0, 3: 1, 0: 0}
+    assert table_seats([1, 3], 2, 4, 2) == {3: 0, 1: 1}
+    game = GameInfo.of(bluff_envs.make("i_doubt_it", raw=True))
+    copy = Opponents(game, pool.payload(), np.random.default_rng(0))
+    assert copy.agent(table, 2, 0).name == "never_challenge" and copy.agent(table, 2, 1).name == "always_challenge"
+    assert copy.agent(table, 2, 1) is copy.agent(table, 2, 1)
+
+
 def test_bad_pool_settings_are_rejected():
     with pytest.raises(ValueError, match="sampling 'best'"):
         OpponentPool(["random"], "best")
     with pytest.raises(ValueError, match="listed twice"):
         OpponentPool(["random", "random"])
+    with pytest.raises(ValueError, match="tables are listed twice"):
+        OpponentPool(["random"], tables=[["honest"], ["honest"]])
+    with pytest.raises(ValueError, match="a table is a non-empty list of agent specs"):
+        OpponentPool(["random"], tables=[[]])

@@ -16,7 +16,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents.batched import has_batched_form
 from agents.ppo.vec import make_vec_env
-from agents.training.pool import Member, OpponentPool
+from agents.training.pool import Member, OpponentPool, table_member
 from agents.training.vector_learner import VectorLearnerEnv
 
 CASES = [
@@ -33,11 +33,15 @@ CASES = [
 
 
 def play_both(game, options, opponent, settings, steps, B=6):
-    if not has_batched_form(opponent, game):
-        pytest.skip(f"{opponent} has no batched form for {game} yet")
+    """``opponent``: one spec, or a pool payload (its members' draws must not depend on chance)."""
+    payload = opponent if isinstance(opponent, dict) else [opponent]
+    specs = [spec for m in payload["members"] for spec in m.table] if isinstance(opponent, dict) else [opponent]
+    for spec in specs:
+        if not has_batched_form(spec, game):
+            pytest.skip(f"{spec} has no batched form for {game} yet")
     seeds = [100 + 7 * i for i in range(B)]
-    vector = VectorLearnerEnv(game, options, [opponent], num_envs=B, seeds=seeds, **settings)
-    reference = make_vec_env(game, options, [opponent], num_envs=B, seeds=seeds, kind="dummy", **settings)
+    vector = VectorLearnerEnv(game, options, payload, num_envs=B, seeds=seeds, **settings)
+    reference = make_vec_env(game, options, payload, num_envs=B, seeds=seeds, kind="dummy", **settings)
     assert isinstance(vector, VecEnv)
     rng = np.random.default_rng(5)
     obs_v, obs_r = vector.reset(), reference.reset()
@@ -74,6 +78,17 @@ def test_the_vector_learner_env_is_the_reference_learner_env(game, options, oppo
     assert episodes >= 6  # every game went on past its first episode
     if options.get("max_turns"):
         assert truncations > 0
+
+
+@pytest.mark.parametrize("game, options, table, settings", [
+    pytest.param("i_doubt_it", {}, ["never_challenge", "always_challenge"], {}, id="idi"),
+    pytest.param("believe_it_or_not", {"num_players": 3}, ["honest", "counter"], {"seat": 2}, id="bion-3p"),
+    pytest.param("tarneeb", {}, ["rule_based"], {"partner": "pool"}, id="tarneeb-partner-pool"),
+])
+def test_a_table_seats_the_same_players_in_both_envs(game, options, table, settings):
+    payload = {"members": [table_member(table)], "probabilities": [1.0]}
+    episodes, _ = play_both(game, options, payload, settings, 300)
+    assert episodes >= 6
 
 
 def test_snapshots_and_specs_without_a_batched_form_play_in_the_vector_env():
