@@ -198,14 +198,17 @@ def config_from_dict(data: Any, source: str = "training config") -> TrainConfig:
     return config
 
 
-def validate_config(data: Any, *, where: str = "", semantic: bool = True) -> tuple[TrainConfig | None, list[str]]:
+def validate_config(data: Any, *, where: str = "", semantic: bool = True,
+                    untrained: frozenset[str] = frozenset()) -> tuple[TrainConfig | None, list[str]]:
     """A training config and its problems (every one; the config is None if there are any).
     ``where`` prefixes every key (a training config inside an experiment file); with
-    ``semantic=False`` only the shape is checked, not the game and the agents."""
+    ``semantic=False`` only the shape is checked, not the game and the agents. Agent specs in
+    ``untrained`` (a study's agents, trained before this one) are taken as they stand: ``ppo:``
+    agents of this config's network, built only once they exist."""
     checked = check_shape(TrainConfig, _renamed(data), where, fill={"total_steps": 1})
     problems = list(checked.problems)
     if semantic and checked.value is not None:
-        problems += _check_consistency(checked.value, checked.ok, where)
+        problems += _check_consistency(checked.value, checked.ok, where, untrained)
     return (None if problems else checked.value), problems
 
 
@@ -220,7 +223,43 @@ def _renamed(data: Any) -> Any:
     return {**data, "league": {**league, "exploiter_teachers": [] if teacher is None else [teacher]}}
 
 
-def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
+def agent_specs(config: TrainConfig, where: str = "", ok=lambda *keys: True) -> list[tuple[str, str]]:
+    """Every agent spec the config names, with its key: the pool's fixed agents and tables, the
+    evaluation field, the warm start's teacher, a partner, the league exploiters' teachers."""
+    named = []
+    if ok("opponents.fixed"):
+        named += [(f"{where}opponents.fixed[{i}]", s) for i, s in enumerate(config.opponents.fixed)]
+    if ok("opponents.tables"):
+        named += [(f"{where}opponents.tables[{i}][{j}]", s) for i, t in enumerate(config.opponents.tables)
+                  for j, s in enumerate(t)]
+    if ok("eval.opponents"):
+        named += [(f"{where}eval.opponents[{i}]", s) for i, s in enumerate(config.eval.opponents)]
+    if ok("warm_start.teacher") and config.warm_start.teacher is not None:
+        named.append((f"{where}warm_start.teacher", config.warm_start.teacher))
+    if ok("learner.partner") and config.learner.partner not in ("self", "pool"):
+        named.append((f"{where}learner.partner", config.learner.partner))
+    if ok("league.exploiter_teachers"):
+        named += [(f"{where}league.exploiter_teachers[{i}]", s) for i, s in enumerate(config.league.exploiter_teachers)]
+    return named
+
+
+def with_agents(config: TrainConfig, specs: dict[str, str]) -> TrainConfig:
+    """The config with every agent spec that is a key of ``specs`` replaced by its value (a
+    study's agent by its checkpoint, once trained)."""
+    swap = lambda spec: specs.get(spec, spec)  # noqa: E731
+    o, league = config.opponents, config.league
+    return config.replace(
+        opponents=dataclasses.replace(o, fixed=tuple(map(swap, o.fixed)),
+                                      tables=tuple(tuple(map(swap, t)) for t in o.tables)),
+        eval=dataclasses.replace(config.eval, opponents=tuple(map(swap, config.eval.opponents))),
+        warm_start=dataclasses.replace(config.warm_start, teacher=None if config.warm_start.teacher is None
+                                       else swap(config.warm_start.teacher)),
+        learner=dataclasses.replace(config.learner, partner=swap(config.learner.partner)),
+        league=dataclasses.replace(league, exploiter_teachers=tuple(map(swap, league.exploiter_teachers))),
+    )
+
+
+def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset[str] = frozenset()) -> list[str]:
     """What the types alone cannot say: the game and its options exist, the agents exist, the
     batch fits in a rollout. Only parts whose shape was right (``ok``) are checked."""
     problems: list[str] = []
@@ -243,7 +282,8 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
     w = config.warm_start
-    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher).startswith("ppo:"):
+    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher).startswith("ppo:") \
+            and w.teacher not in untrained:
         problems.append(f"{where}warm_start.copy_weights: true with teacher {w.teacher!r}; allowed: true only with a "
                         "ppo: teacher (a checkpoint trained with this config's network), false otherwise")
     if ok("warm_start.copy_weights", "warm_start.dagger_rounds") and w.copy_weights and w.dagger_rounds:
@@ -280,21 +320,7 @@ def _check_consistency(config: TrainConfig, ok, where: str) -> list[str]:
     partner = config.learner.partner
     if ok("learner.partner") and partner != "self" and not any(len(team) > 1 for team in game.teams):
         problems.append(f"{where}learner.partner: {partner!r}, but {game.name} has no partnerships; allowed: 'self'")
-    named = []
-    if ok("opponents.fixed"):
-        named += [(f"{where}opponents.fixed[{i}]", s) for i, s in enumerate(config.opponents.fixed)]
-    if ok("opponents.tables"):
-        named += [(f"{where}opponents.tables[{i}][{j}]", s) for i, t in enumerate(config.opponents.tables)
-                  for j, s in enumerate(t)]
-    if ok("eval.opponents"):
-        named += [(f"{where}eval.opponents[{i}]", s) for i, s in enumerate(config.eval.opponents)]
-    if ok("warm_start.teacher") and config.warm_start.teacher is not None:
-        named.append((f"{where}warm_start.teacher", config.warm_start.teacher))
-    if ok("learner.partner") and partner not in ("self", "pool"):
-        named.append((f"{where}learner.partner", partner))
-    if ok("league.exploiter_teachers"):
-        named += [(f"{where}league.exploiter_teachers[{i}]", s) for i, s in enumerate(config.league.exploiter_teachers)]
-    problems += agent_problems(named, game)
+    problems += agent_problems(agent_specs(config, where, ok), game, skip=untrained)
     if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
             and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):
         from agents.ppo.warm_start import copied_policy

@@ -13,6 +13,9 @@
           ppo:
             base: train/i_doubt_it.yaml   # optional base file (relative to this file)
             total_steps: 20000            # any training-config key, merged over the base
+          longer:                         # an agent trained from another of this game's agents: a
+            base: train/i_doubt_it.yaml   # trained agent's name as an agent spec (teacher, pool, ...)
+            warm_start: {teacher: ppo, copy_weights: true}   # is its final checkpoint; trained after it
         tournament:                  # a tournament config without game, options, seed
           format: gauntlet
           challenger: [ppo, honest]  # a trained agent is named by its name here
@@ -34,6 +37,12 @@ loader (:mod:`agents.training.config_loader`): unknown keys, wrong types, traini
 ``bluff train`` would), tournament configs (as ``bluff tournament`` would; a trained agent
 counts as an agent of its own, only not built until it exists). Every problem is reported at
 once, naming its key (``games[0].train.ppo.ppo.n_steps``).
+
+A training config may name another agent of its game's study wherever it names an agent (the
+warm start's teacher, the pool, the evaluation field, ...): that agent is trained first and its
+final checkpoint takes the name's place, so a chain of recipes (a league agent, then its
+self-play step, then its population step) runs from one file. Agents trained from each other in
+a circle are refused.
 """
 
 import copy
@@ -44,7 +53,7 @@ from typing import Annotated, Any
 
 from pydantic.dataclasses import dataclass
 
-from agents.training.config import TrainConfig, validate_config
+from agents.training.config import TrainConfig, agent_specs, config_from_dict, validate_config, with_agents
 from agents.training.config_loader import (
     CONFIG,
     MAX_DEALS,
@@ -78,6 +87,7 @@ WHAT = "experiment"
 __all__ = ["ConfigError", "Experiment", "GameStudy", "experiment_from_dict", "load_experiment", "trained_agent_spec"]
 # tournament keys the experiment sets itself
 SET_BY_EXPERIMENT = ("game", "options", "seed", "workers", "executor", "name")
+RESERVED = ("self", "pool", "recipe")  # words the configs give a meaning of their own: no agent's name
 
 TrainSpec = Annotated[dict[str, Any], Allowed("a training config (a mapping), optionally with 'base: <file>'")]
 TournamentSpec = Annotated[dict[str, Any], Allowed("a tournament config (format, agents or challenger/field, deals, …)")]
@@ -117,6 +127,17 @@ class GameStudy:
     robustness: RobustnessStep | None = None
     exploit: ExploitStep | None = None
     exploit_recipe: TrainConfig | None = None  # the exploiters' recipe, for this game's options
+    # agent -> the study's agents its training config names (trained first, their checkpoints put in)
+    needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def train_config(self, agent: str, checkpoints: dict[str, str]) -> TrainConfig:
+        """``agent``'s training config with the study's agents it names replaced by their specs."""
+        from agents.registry import unlabelled
+
+        config = with_agents(self.train[agent], {name: unlabelled(checkpoints[name]) for name in self.needs.get(agent, ())})
+        if self.needs.get(agent):  # checked again now that the agents it names exist (e.g. their network)
+            config = config_from_dict(config.to_dict(), source=f"{self.game}: the training config of {agent}")
+        return config
 
     def tournament_config(self, checkpoints: dict[str, str], *, check: bool = False, where: str = "") -> TournamentConfig:
         """The tournament, with each trained agent replaced by ``ppo:<its run directory>``."""
@@ -239,25 +260,32 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
         problems += game_problems
     game, options = found.game, dict(found.options)
     trained: dict[str, TrainConfig] = {}
-    names: set[str] = set()
-    known = _agent_names(info.name) if info is not None else set()
-    for k, (agent, spec) in enumerate(found.train.items() if ok("train") else ()):
+    entries = dict(found.train) if ok("train") else {}
+    names = {agent for agent in entries if ":" not in agent and "#" not in agent}
+    known = (_agent_names(info.name) if info is not None else set()) | set(RESERVED)
+    for k, (agent, spec) in enumerate(entries.items()):
         key = f"{where}train.{agent}"
-        if ":" in agent or "#" in agent:
+        if agent not in names:
             problems.append(f"{key}: an agent name with ':' or '#'; allowed: a plain word (no ':' or '#')")
             entry_ok = False
             continue
-        names.add(agent)
         if agent in known:
-            problems.append(f"{key}: {agent!r} is already an agent of {game}; allowed: a name of its own "
-                            f"(not {', '.join(sorted(known))})")
+            problems.append(f"{key}: {agent!r} is already an agent of {game} or a word of the configs; allowed: a "
+                            f"name of its own (not {', '.join(sorted(known))})")
             entry_ok = False
-        config, found_problems = _training_config(spec, key, base_dir, game, options, seed + 1000 * k, info is not None)
+        config, found_problems = _training_config(spec, key, base_dir, game, options, seed + 1000 * k, info is not None,
+                                                  frozenset(names - {agent}))
         problems += found_problems
         if config is None:
             entry_ok = False
         else:
             trained[agent] = config
+    needs = {agent: tuple(sorted({spec for _, spec in agent_specs(config)} & names)) for agent, config in trained.items()}
+    circle = _circle(needs)
+    if circle:
+        problems.append(f"{where}train: {' -> '.join(circle)}: each of these agents is trained from the next; "
+                        "allowed: agents trained from agents trained before them, never in a circle")
+        entry_ok = False
     if not ok("tournament"):
         return None
     tournament = found.tournament
@@ -293,7 +321,30 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
         return None
     return GameStudy(game, options, trained, {**tournament, "name": game, "game": game, "options": options,
                                               "seed": seed, "executor": executor},
-                     found.robustness, found.exploit, recipe)
+                     found.robustness, found.exploit, recipe, needs)
+
+
+def _circle(needs: dict[str, tuple[str, ...]]) -> list[str]:
+    """A circle of agents each trained from the next (first one repeated at the end), or []."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(agent: str) -> list[str]:
+        state[agent] = 1
+        path.append(agent)
+        for other in needs.get(agent, ()):
+            if state.get(other) == 1:
+                return path[path.index(other):] + [other]
+            if other not in state and (found := visit(other)):
+                return found
+        path.pop()
+        state[agent] = 2
+        return []
+
+    for agent in needs:
+        if agent not in state and (found := visit(agent)):
+            return found
+    return []
 
 
 def _exploit_recipe(recipe: str | None, key: str, base_dir: Path, game: str, options: dict) -> tuple[TrainConfig | None, list[str]]:
@@ -315,7 +366,7 @@ def _agent_names(game: str) -> set[str]:
 
 
 def _training_config(spec: dict, key: str, base_dir: Path, game: str, options: dict, seed: int,
-                     semantic: bool) -> tuple[TrainConfig | None, list[str]]:
+                     semantic: bool, untrained: frozenset[str] = frozenset()) -> tuple[TrainConfig | None, list[str]]:
     spec = dict(spec)
     data: Any = {}
     problems: list[str] = []
@@ -342,7 +393,7 @@ def _training_config(spec: dict, key: str, base_dir: Path, game: str, options: d
     data = _merge(data, spec)
     data["game"] = {"name": game, "options": options}
     data.setdefault("seed", seed)
-    config, found = validate_config(data, where=f"{key}.", semantic=semantic)
+    config, found = validate_config(data, where=f"{key}.", semantic=semantic, untrained=untrained)
     problems += found
     return (None if problems else config), problems
 

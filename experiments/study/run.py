@@ -11,7 +11,8 @@ The run directory::
     <game>/exploit_field/       the exploiters of the heuristic field, shared by the game's agents
     report.md, summary.json, plots/
 
-The agents are trained first, up to ``workers`` runs at once in processes of their own; then,
+The agents are trained first, up to ``workers`` runs at once in processes of their own (an agent
+trained from another of its study after it); then,
 game by game, the tournament, the robustness matrices and the exploiters. Running again in the
 same directory continues where the last session stopped: finished training runs, matrices and
 exploiters are kept, unfinished runs resume from their newest checkpoint, tournaments play only
@@ -73,20 +74,34 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
 
 def _train_all(experiment: Experiment, run_dir: Path, workers: int | None, echo: Callable[[str], None]) -> None:
     """Every agent not yet trained, each run in its own run directory; up to ``workers``
-    (default: every core) runs at once, each in a process of its own. Each run is seeded by its
-    config alone, so the agents are the same whatever the number of processes."""
+    (default: every core) runs at once, each in a process of its own, in rounds: an agent
+    trained from others of its study waits for them. Each run is seeded by its config alone,
+    so the agents are the same whatever the number of processes."""
+    waiting = [(study, agent) for study in experiment.games for agent in study.train]
+    done: set[tuple[str, str]] = set()
+    while waiting:
+        ready = [(s, a) for s, a in waiting if all((s.game, need) in done for need in s.needs.get(a, ()))]
+        _train_round(ready, run_dir, workers, echo)
+        done |= {(s.game, a) for s, a in ready}
+        waiting = [job for job in waiting if job not in ready]
+
+
+def _train_round(agents: list, run_dir: Path, workers: int | None, echo: Callable[[str], None]) -> None:
+    """Train these (study, agent) pairs, those not yet trained, up to ``workers`` at once."""
     from agents.ppo import checkpoint
 
     jobs = []
-    for study in experiment.games:
-        for agent, config in study.train.items():
-            out = inside(run_dir, study.game, "train", agent, what="trained agent name")
-            if (out / "result.json").exists():
-                echo(f"{study.game}: {agent} already trained")
-                continue
-            resume = checkpoint.latest(out) is not None
-            echo(f"{study.game}: training {agent} for {config.total_steps:,} steps" + (" (resuming)" if resume else ""))
-            jobs.append((config, out, resume, f"{study.game}/{agent}"))
+    for study, agent in agents:
+        out = inside(run_dir, study.game, "train", agent, what="trained agent name")
+        if (out / "result.json").exists():
+            echo(f"{study.game}: {agent} already trained")
+            continue
+        checkpoints = {name: trained_agent_spec(run_dir, study.game, name) for name in study.train}
+        config = study.train_config(agent, checkpoints)
+        resume = checkpoint.latest(out) is not None
+        echo(f"{study.game}: training {agent} for {config.total_steps:,} steps" + (" (resuming)" if resume else "")
+             + (f" from {', '.join(study.needs[agent])}" if study.needs.get(agent) else ""))
+        jobs.append((config, out, resume, f"{study.game}/{agent}"))
     processes = min(len(jobs), workers or os.cpu_count() or 1)
     if processes <= 1:
         for config, out, resume, _ in jobs:

@@ -207,6 +207,11 @@ def test_a_run_directory_of_another_experiment_is_refused(tmp_path):
         (lambda d: d["games"][0]["train"]["ppo"].update(game={"name": "tarneeb"}), "games[0].train.ppo.game: set by the experiment"),
         (lambda d: d["games"][0]["train"]["ppo"].update(base="train/tarneeb.yaml"), "trains 'tarneeb', not 'i_doubt_it'"),
         (lambda d: d["games"][0]["train"]["ppo"].update(base=3), "games[0].train.ppo.base: wrong type: 3"),
+        (lambda d: d["games"][0]["train"].update({"self": {}}), "games[0].train.self: 'self' is already an agent of i_doubt_it or a word"),
+        (lambda d: d["games"][0]["train"]["ppo"].update(warm_start={"teacher": "ppo"}), "games[0].train.ppo.warm_start.teacher: unknown agent 'ppo'"),
+        (lambda d: d["games"][0]["train"].update(a={**TINY_TRAINING, "warm_start": {"teacher": "b"}},
+                                                 b={**TINY_TRAINING, "opponents": {"fixed": ["a"]}}),
+         "games[0].train: a -> b -> a: each of these agents is trained from the next"),
     ],
 )
 def test_a_malformed_experiment_is_rejected_before_any_work(tmp_path, change, key):
@@ -241,6 +246,37 @@ def load(tmp_path, data):
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return load_experiment(path)
+
+
+def test_an_agent_trained_from_another_of_the_study_trains_after_it_from_its_checkpoint(tmp_path):
+    """A chain: ``longer`` copies ``ppo``'s final weights and plays it in its pool; it trains in a
+    round after ``ppo``, and its config names ``ppo``'s run directory."""
+    from agents.ppo import checkpoint
+
+    data = study_file(tmp_path)
+    entry = data["games"][0]
+    entry["train"] = {"longer": {**copy.deepcopy(TINY_TRAINING), "warm_start": {"teacher": "ppo", "copy_weights": True,
+                                                                               "decisions": 50, "epochs": 1},
+                                 "opponents": {"fixed": ["random", "ppo"], "tables": [["ppo", "random"]]}},
+                      "ppo": copy.deepcopy(TINY_TRAINING)}
+    entry["tournament"]["agents"] = ["ppo", "longer", "random"]
+    experiment = load(tmp_path, data)
+    assert experiment.games[0].needs == {"longer": ("ppo",), "ppo": ()}
+    assert experiment.to_dict()["games"][0]["train"]["longer"]["warm_start"]["teacher"] == "ppo"  # as written
+    lines = []
+    run = tmp_path / "run"
+    summary = run_experiment(experiment, run, workers=2, progress=False, echo=lines.append)
+    order = [line for line in lines if "training ppo" in line or "training longer" in line]
+    assert order[0].startswith("i_doubt_it: training ppo") and "from ppo" in order[1], lines
+    used = yaml.safe_load((run / "i_doubt_it" / "train" / "longer" / "config.yaml").read_text())
+    source = f"ppo:{(run / 'i_doubt_it' / 'train' / 'ppo').resolve()}"
+    assert used["warm_start"]["teacher"] == source and used["opponents"]["fixed"] == ["random", source]
+    assert used["opponents"]["tables"] == [[source, "random"]]
+    assert set(summary["games"]["i_doubt_it"]["tournament"]["agents"]) == {"ppo", "longer", "random"}
+    assert checkpoint.latest(run / "i_doubt_it" / "train" / "longer") is not None
+    lines = []
+    run_experiment(experiment, run, progress=False, echo=lines.append)  # nothing trains again
+    assert sum("already trained" in line for line in lines) == 2
 
 
 def test_a_trained_agent_and_one_other_make_a_round_robin(tmp_path):
