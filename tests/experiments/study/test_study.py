@@ -332,6 +332,17 @@ def test_an_alias_bomb_experiment_fails_fast(tmp_path):
     assert caught.value.problems[0].startswith("the file: more than 10000 values")
 
 
+def test_the_zoo_chain_trains_each_step_from_the_one_before():
+    from pathlib import Path
+
+    experiment = load_experiment(Path(__file__).resolve().parents[3] / "experiments" / "zoo_i_doubt_it.yaml")
+    (study,) = experiment.games
+    assert study.needs == {"league0": (), "league1": (), "selfplay0": ("league0",), "selfplay1": ("league1",),
+                           "population0": ("selfplay0",), "population1": ("selfplay1",)}
+    config = study.train["selfplay1"]
+    assert config.seed == 1 and config.warm_start.copy_weights and config.warm_start.teacher == "league1"
+
+
 @pytest.mark.parametrize("name", ["quick", "full"])
 def test_the_shipped_experiments_are_valid(name):
     from pathlib import Path
