@@ -74,7 +74,7 @@ class Member:
         return self.is_snapshot and self.id.startswith(SNAPSHOT)
 
 
-TABLE = " + "  # a table's member id: its specs joined by this
+TABLE = "table:"  # a table's member id: table:<spec>+<spec>..., never a fixed agent's
 
 
 def table_member(specs: Sequence[str]) -> Member:
@@ -82,7 +82,7 @@ def table_member(specs: Sequence[str]) -> Member:
     specs = tuple(specs)
     if not specs or not all(isinstance(s, str) and s for s in specs):
         raise ValueError(f"a table is a non-empty list of agent specs, not {list(specs)!r}")
-    return Member(TABLE.join(specs), table=specs)
+    return Member(TABLE + "+".join(specs), table=specs)
 
 
 def table_seats(opponent_seats: Sequence[int], learner: int, n: int, size: int) -> dict[int, int]:

@@ -170,7 +170,7 @@ def test_a_table_drawn_seats_the_whole_game_in_turn_after_the_learner(per_seat):
         me = env.seat
         seated = {s: env._seat_agents[f"player_{s}"].name for s in range(4) if s != me}
         met = finish(env, rng)["selfplay"]["opponents"]
-        if met == ["never_challenge + always_challenge"]:
+        if met == ["table:never_challenge+always_challenge"]:
             tables += 1
             after = [seated[(me + j) % 4] for j in (1, 2, 3)]
             assert after == ["never_challenge", "always_challenge", "never_challenge"]

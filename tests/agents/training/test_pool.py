@@ -114,7 +114,7 @@ def test_an_environment_copy_draws_by_the_probabilities():
 def test_a_table_is_one_member_that_seats_a_whole_line_up():
     pool = OpponentPool(["honest"], "pfsp", pfsp_power=1.0, tables=[["never_challenge", "always_challenge"]])
     table = pool.members[1]
-    assert table.id == "never_challenge + always_challenge" and table.is_table and not table.is_snapshot
+    assert table.id == "table:never_challenge+always_challenge" and table.is_table and not table.is_snapshot
     pool.record([table.id], -1.0)  # a loss at that table: it comes up more often
     assert pool.probabilities()[1] > pool.probabilities()[0]
     text, arrays = pool.state()
@@ -135,6 +135,8 @@ def test_bad_pool_settings_are_rejected():
         OpponentPool(["random"], "best")
     with pytest.raises(ValueError, match="listed twice"):
         OpponentPool(["random", "random"])
+    alone = OpponentPool(["always_challenge"], tables=[["always_challenge"]])  # the agent, and a table of it
+    assert [m.id for m in alone.members] == ["always_challenge", "table:always_challenge"]
     with pytest.raises(ValueError, match="tables are listed twice"):
         OpponentPool(["random"], tables=[["honest"], ["honest"]])
     with pytest.raises(ValueError, match="a table is a non-empty list of agent specs"):
