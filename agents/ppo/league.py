@@ -9,8 +9,8 @@ exploiters come from several starts), in turn by ``league.kinds``:
 * a **main exploiter** against frozen copies of the main agent as it stands (AlphaStar's main
   exploiters: they find the main agent's current weaknesses);
 * a **league exploiter** against the whole population: the fixed agents and tables, the main
-  agent's snapshots and the earlier exploiters, drawn by PFSP (they find what the population as a whole
-  misses).
+  agent's snapshots and the earlier exploiters, drawn by PFSP (they find what the population as
+  a whole misses).
 
 Its final policy then joins the main agent's opponent pool (``exploiter@<step>``), where PFSP
 draws the members the main agent does worst against most often: the main agent must learn to

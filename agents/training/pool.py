@@ -23,8 +23,10 @@ learner's in turn taking its specs in order (cycled), as a robustness field seat
 learner's result there counts for the table alone. Drawn per seat, a field like never + always
 challenge hardly ever comes up as a whole; as a table it has a score and a PFSP weight of its
 own. With per-seat draws a table of probability p seats about 1 − (1 − p)^k of the games that
-have k other seats (the first table drawn, in seat order, is the one that sits). Only the learner's own snapshots count towards ``max_snapshots``: league
-exploiters (``exploiter@<k>``) stay in the pool.
+have k other seats (the first table drawn, in seat order, is the one that sits).
+
+Only the learner's own snapshots count towards ``max_snapshots``: league exploiters
+(``exploiter@<k>``) stay in the pool.
 
 Environments, possibly in other processes, get :meth:`OpponentPool.payload` (members and
 probabilities) and draw from it with an :class:`Opponents` table of their own.

@@ -8,9 +8,9 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
 * game ``i`` starts at seat ``first_seat + i`` and rotates from episode to episode (or keeps
   a fixed seat); its first deal is the one ``LearnerEnv(seed=seeds[i])`` would deal;
 * the other seats are drawn from the pool (``per_seat``: one member per seat, else one for all;
-  the first table drawn seats them all), new every episode; snapshots play through :class:`~agents.batched.policy.BatchedPolicy`, specs
-  through their batched form, and anything else (an ``rllib:`` agent, a ready agent object)
-  through its own ``act``, one row at a time;
+  the first table drawn seats them all), new every episode; snapshots play through
+  :class:`~agents.batched.policy.BatchedPolicy`, specs through their batched form, and anything
+  else (an ``rllib:`` agent, a ready agent object) through its own ``act``, one row at a time;
 * the learner's reward is its own seat's, summed from one of its decisions to the next, with the
   same optional potential-based shaping; ``terminated`` and ``truncated`` as the game ends;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
