@@ -282,8 +282,8 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
     w = config.warm_start
-    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights and not str(w.teacher).startswith("ppo:") \
-            and w.teacher not in untrained:
+    if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights \
+            and not str(w.teacher).startswith("ppo:") and w.teacher not in untrained:
         problems.append(f"{where}warm_start.copy_weights: true with teacher {w.teacher!r}; allowed: true only with a "
                         "ppo: teacher (a checkpoint trained with this config's network), false otherwise")
     if ok("warm_start.copy_weights", "warm_start.dagger_rounds") and w.copy_weights and w.dagger_rounds:

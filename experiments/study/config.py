@@ -134,8 +134,9 @@ class GameStudy:
         """``agent``'s training config with the study's agents it names replaced by their specs."""
         from agents.registry import unlabelled
 
-        config = with_agents(self.train[agent], {name: unlabelled(checkpoints[name]) for name in self.needs.get(agent, ())})
-        if self.needs.get(agent):  # checked again now that the agents it names exist (e.g. their network)
+        needs = self.needs.get(agent, ())
+        config = with_agents(self.train[agent], {name: unlabelled(checkpoints[name]) for name in needs})
+        if needs:  # checked again now that the agents it names exist (e.g. their network)
             config = config_from_dict(config.to_dict(), source=f"{self.game}: the training config of {agent}")
         return config
 
@@ -280,7 +281,8 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
             entry_ok = False
         else:
             trained[agent] = config
-    needs = {agent: tuple(sorted({spec for _, spec in agent_specs(config)} & names)) for agent, config in trained.items()}
+    needs = {agent: tuple(sorted({spec for _, spec in agent_specs(config)} & names))
+             for agent, config in trained.items()}
     circle = _circle(needs)
     if circle:
         problems.append(f"{where}train: {' -> '.join(circle)}: each of these agents is trained from the next; "
