@@ -9,6 +9,7 @@ option or an unknown agent spec is a problem naming its key (``ppo.n_steps``, ``
 """
 
 import dataclasses
+import re
 from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
@@ -245,18 +246,19 @@ def agent_specs(config: TrainConfig, where: str = "", ok=lambda *keys: True) -> 
 
 def with_agents(config: TrainConfig, specs: dict[str, str]) -> TrainConfig:
     """The config with every agent spec that is a key of ``specs`` replaced by its value (a
-    study's agent by its checkpoint, once trained)."""
-    swap = lambda spec: specs.get(spec, spec)  # noqa: E731
-    o, league = config.opponents, config.league
-    return config.replace(
-        opponents=dataclasses.replace(o, fixed=tuple(map(swap, o.fixed)),
-                                      tables=tuple(tuple(map(swap, t)) for t in o.tables)),
-        eval=dataclasses.replace(config.eval, opponents=tuple(map(swap, config.eval.opponents))),
-        warm_start=dataclasses.replace(config.warm_start, teacher=None if config.warm_start.teacher is None
-                                       else swap(config.warm_start.teacher)),
-        learner=dataclasses.replace(config.learner, partner=swap(config.learner.partner)),
-        league=dataclasses.replace(league, exploiter_teachers=tuple(map(swap, league.exploiter_teachers))),
-    )
+    study's agent by its checkpoint, once trained): at each key :func:`agent_specs` names."""
+    data = config.to_dict()
+    for key, spec in agent_specs(config):
+        if spec in specs:
+            *path, last = [int(part) if part.isdigit() else part for part in re.findall(r"\w+", key)]
+            place = data
+            for part in path:
+                place = place[part]
+            place[last] = specs[spec]
+    changed, problems = validate_config(data, semantic=False)
+    if problems:
+        raise ConfigError(problems, "the training config with the study's agents put in", WHAT)
+    return changed
 
 
 def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset[str] = frozenset()) -> list[str]:
