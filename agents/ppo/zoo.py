@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.ppo import checkpoint
-from agents.training.exploit_results import first_start, run_name, summarize
+from agents.training.exploit_results import first_start, interval_text, run_name, summarize
 
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
@@ -133,7 +133,7 @@ def _write(out: Path, source: Path, entry: dict[str, Any]) -> None:
 
 TABLE_HEADER = (
     "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
-    "| exploiter edge (largest start's mean of seeds) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
+    "| exploiter edge (largest start's mean of seeds, 95 % t interval over them) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
     "|---|---:|---:|---|---|---:|---|---:|---:|---|\n"
 )
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
@@ -175,7 +175,8 @@ def _row(name: str, entry: dict[str, Any]) -> str:
         where = f"{seeds} seed{'s' if seeds > 1 else ''}" + (f" from {best}, the largest of {starts} starts" if starts > 1 else "")
         strongest = exploit[f"strongest_vs_{against}"]["edge"]
         single = f"; strongest single {strongest:+.3f}" if seeds > 1 or starts > 1 else ""
-        return f"{exploit['edge_vs_' + against]:+.3f} ({where}{single})"
+        interval = interval_text(exploit.get(f"interval_vs_{against}"))
+        return f"{exploit['edge_vs_' + against]:+.3f}{interval} ({where}{single})"
 
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")

@@ -118,7 +118,8 @@ def test_the_results_table_is_built_from_the_entries_alone(a_zoo):
     assert cells[0] == "`tiny`" and cells[1] == "0"
     assert cells[4] == "honest x2: 0.410 [0.360, 0.470] vs 0.333 (above)"  # self x2 is no heuristic field
     assert cells[5] == "1 of 2" and cells[6] == "self x2: 0.200 [0.160, 0.250] vs 0.333 (below)"
-    assert cells[7] == "+0.060 (2 seeds; strongest single +0.070)" and cells[8] == "+0.010 (1 seed)"
+    # two seeds, 0.05 and 0.07: standard error 0.01, Student's t with 1 df 12.706; one seed and no interval: none
+    assert cells[7] == "+0.060 [-0.067, +0.187] (2 seeds; strongest single +0.070)" and cells[8] == "+0.010 (1 seed)"
 
 
 def test_the_readme_results_table_is_the_zoo_table():
@@ -142,7 +143,7 @@ def test_exploiters_of_another_start_join_an_entry(a_zoo):
     assert exploit["by_start"] == {"counter": {"agent": 0.03125}, "bluffer": {"agent": 0.1875}}
     assert exploit["edge_vs_agent"] == 0.1875 and exploit["start_vs_agent"] == "bluffer"
     cells = [c.strip() for c in zoo.table([path]).splitlines()[2].strip("|").split("|")]
-    assert cells[7] == "+0.188 (2 seeds from bluffer, the largest of 2 starts; strongest single +0.250)"
+    assert cells[7] == "+0.188 [-0.607, +0.982] (2 seeds from bluffer, the largest of 2 starts; strongest single +0.250)"
     with pytest.raises(ValueError, match="already holds exploiter vs_agent_from_bluffer_seed0"):
         zoo.add_exploiters("tiny", other)
     with pytest.raises(ValueError, match="cannot join entry tiny"):
