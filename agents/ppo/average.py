@@ -35,6 +35,9 @@ def average(sources: Sequence[str | os.PathLike], out: str | os.PathLike) -> Pat
     least two checkpoints, or run directories for their newest); returns its path."""
     if len(sources) < 2:
         raise ValueError(f"average: give at least two checkpoints, not {len(sources)}")
+    out = Path(out)
+    if out.suffix != ".zip":
+        raise ValueError(f"average: --out {out} must be a .zip file")
     paths = [checkpoint.resolve(source) for source in sources]
     if len(set(paths)) < len(paths):
         raise ValueError("average: a checkpoint is given twice: " + ", ".join(str(p) for p in paths))
@@ -49,9 +52,6 @@ def average(sources: Sequence[str | os.PathLike], out: str | os.PathLike) -> Pat
     meta = {**last_meta, "averaged_from": [
         {"checkpoint": path.name, "num_timesteps": meta["num_timesteps"], "sha256": _sha256(path)}
         for path, meta in zip(paths, metas)]}
-    out = Path(out)
-    if out.suffix != ".zip":
-        raise ValueError(f"average: --out {out} must be a .zip file")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
