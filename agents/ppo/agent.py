@@ -43,13 +43,13 @@ class PPOAgent(Agent):
 
 
 def checkpoint_file(location: str) -> Path:
-    """The checkpoint a ``ppo:`` location names: a file, a run directory's newest, or a zoo entry."""
+    """The checkpoint a ``ppo:`` location names: a file, a run directory's final agent, or a zoo entry."""
     return checkpoint.resolve(zoo.location(location))
 
 
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
-    """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its newest
-    checkpoint). ``ValueError`` if it was trained for another game, version or options."""
+    """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its final
+    agent: ``checkpoint.final``). ``ValueError`` if it was trained for another game, version or options."""
     location, greedy, temperature = play_mode(path)
     if not location:
         raise ValueError("spec 'ppo:<path>' needs a checkpoint path, e.g. ppo:runs/i_doubt_it/checkpoints/step_0000100000.zip")

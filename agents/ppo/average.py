@@ -32,7 +32,7 @@ from agents.ppo import checkpoint
 
 def average(sources: Sequence[str | os.PathLike], out: str | os.PathLike) -> Path:
     """Write to ``out`` the checkpoint whose policy weights are the mean of ``sources``' (at
-    least two checkpoints, or run directories for their newest); returns its path."""
+    least two checkpoints, or run directories for their final agents); returns its path."""
     if len(sources) < 2:
         raise ValueError(f"average: give at least two checkpoints, not {len(sources)}")
     out = Path(out)

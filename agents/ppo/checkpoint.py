@@ -41,6 +41,7 @@ FORMAT = "bluff_envs.ppo_checkpoint/2"
 LEGACY_FORMAT = "bluff_envs.ppo_checkpoint/1"  # SB3's pickling zip: plays, resumes only if trusted
 FOLDER = "bluff_envs/"
 CHECKPOINTS = "checkpoints"  # inside a run directory
+AVERAGE = "average.zip"  # in CHECKPOINTS: the final agent of a run that averages (checkpoint.average_last)
 _LIBRARIES = ("bluff_envs", "numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")
 
 
@@ -184,16 +185,24 @@ def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
 
 
 def resolve(path: str | os.PathLike) -> Path:
-    """A checkpoint file, or a run directory (its newest checkpoint)."""
+    """A checkpoint file, or a run directory: its final agent (:func:`final`)."""
     path = Path(path).expanduser()
     if path.is_dir():
-        found = latest(path)
+        found = final(path)
         if found is None:
             raise ValueError(f"no checkpoint in {path} (looked for {CHECKPOINTS}/*.zip)")
         return found
     if not path.is_file():
         raise ValueError(f"no checkpoint at {path}: no such file or run directory")
     return path
+
+
+def final(run_dir: Path) -> Path | None:
+    """A run directory's agent: the mean of its last checkpoints where the run averages them
+    (``AVERAGE``, written at its end), else its newest checkpoint."""
+    folder = Path(run_dir) / CHECKPOINTS
+    averaged = (folder if folder.is_dir() else Path(run_dir)) / AVERAGE
+    return averaged if averaged.is_file() else latest(run_dir)
 
 
 def latest(run_dir: Path) -> Path | None:

@@ -7,17 +7,19 @@ A run directory holds everything a run wrote::
     train.log          the progress lines (steps, speed, ETA, self-play and eval results)
     logs/              TensorBoard event files and one progress_<session>.csv per session
     evals.jsonl        one line per evaluation against the baselines
-    checkpoints/       step_<steps>.zip: resumable models with metadata (see checkpoint.py)
+    checkpoints/       step_<steps>.zip: resumable models with metadata (see checkpoint.py);
+                       average.zip: the final agent where checkpoint.average_last averages
     result.json        written at the end: final checkpoint, steps, last evaluation
 
 The loop: ``num_envs`` learner games (on the vector engine by default, ``engine: reference``
 for one :class:`~agents.training.learner_env.LearnerEnv` each) play against opponents drawn
-from the pool; every
-``opponents.snapshot_every`` steps the current policy joins the pool as a frozen snapshot;
-every ``eval.every`` steps the learner (deterministic) plays the evaluation field on duplicate
+from the pool; every ``opponents.snapshot_every`` steps the current policy joins the pool as a
+frozen snapshot; every ``eval.every`` steps the learner plays the evaluation field on duplicate
 deals; every ``checkpoint.every`` steps a checkpoint is written. All of that happens between
-rollouts, when the policy is not changing. ``resume=True`` continues from the newest
-checkpoint: the model, its step count, the opponent pool and its results.
+rollouts, when the policy is not changing. The run's agent is its last checkpoint, or with
+``checkpoint.average_last`` the mean of the weights of its newest ones. ``resume=True``
+continues from the newest checkpoint: the model, its step count, the opponent pool and its
+results.
 """
 
 from __future__ import annotations
@@ -116,6 +118,14 @@ class Trainer:
     # -- training -------------------------------------------------------------------------------
 
     def run(self) -> Path:
+        """Train to ``total_steps``; returns the run's agent. The run directory is free again
+        when it returns or raises."""
+        try:
+            return self._run()
+        finally:
+            self._lock.close()
+
+    def _run(self) -> Path:
         import torch
 
         c = self.config
@@ -127,7 +137,8 @@ class Trainer:
             self._load_pool(self.resume_from)
         if steps_done >= c.total_steps:
             self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
-            return self.resume_from
+            return self._final_agent(self.resume_from)
+        (self.run_dir / checkpoint.CHECKPOINTS / checkpoint.AVERAGE).unlink(missing_ok=True)  # of fewer steps
         env_seeds = self.seeds.envs(steps_done, c.num_envs)  # a resumed run deals new games
         session = self._log_session(steps_done, env_seeds)
         venv = self._make_vec_env(env_seeds)
@@ -165,8 +176,8 @@ class Trainer:
                 self.say(f"interrupted; saved {path.name} at step {model.num_timesteps:,} (the last rollout's end); "
                          "continue with --resume")
                 raise
-            final = self.save(model)
-            result = self.evaluate(model, final=True)
+            final = self._final_agent(self.save(model))
+            result = self.evaluate(model, final=True, agent=final)
             model.logger.dump(model.num_timesteps)
             self._write_result(final, model.num_timesteps, result)
             return final
@@ -175,7 +186,6 @@ class Trainer:
                 venv.close()
             except (EOFError, BrokenPipeError, ConnectionError):
                 pass
-            self._lock.close()
 
     @contextmanager
     def _stop_on_interrupt(self):
@@ -322,6 +332,22 @@ class Trainer:
                 old.unlink()
         return path
 
+    def _final_agent(self, last: Path) -> Path:
+        """The run's agent: its last checkpoint ``last``, or with ``checkpoint.average_last`` the
+        mean of the weights of that many newest checkpoints, written to ``checkpoints/average.zip``."""
+        count = self.config.checkpoint.average_last
+        if not count:
+            return last
+        from agents.ppo.average import average
+
+        newest = sorted(last.parent.glob("step_*.zip"))[-count:]
+        if len(newest) < count:  # the config's check rules this out; a directory changed by hand does not
+            raise RunDirectoryError(f"checkpoint.average_last: {count}, but {last.parent} holds {len(newest)} "
+                                    "checkpoints; allowed: at most as many as the run kept")
+        path = average(newest, last.parent / checkpoint.AVERAGE)
+        self.say(f"final agent {path.name}: the mean of {', '.join(p.name for p in newest)}")
+        return path
+
     def _load_pool(self, path: Path) -> None:
         import io
 
@@ -329,10 +355,11 @@ class Trainer:
         with np.load(io.BytesIO(checkpoint.read_extra(path, "pool.npz")), allow_pickle=False) as arrays:
             self.pool.load_state(text, dict(arrays))
 
-    def evaluate(self, model, final: bool = False) -> EvalResult:
-        """Play the evaluation field with the newest checkpoint (written first if need be)."""
+    def evaluate(self, model, final: bool = False, agent: Path | None = None) -> EvalResult:
+        """Play the evaluation field with ``agent``, by default the newest checkpoint (written
+        first if need be)."""
         c = self.config
-        path = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
+        path = agent or self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
         if not path.exists():
             path = self.save(model)
         deals = (c.eval.final_deals or c.eval.deals) if final else c.eval.deals
@@ -352,9 +379,10 @@ class Trainer:
             if value is not None:
                 logger.record(f"eval/{key}", value)
         with open(self.run_dir / "evals.jsonl", "a") as out:
-            out.write(json.dumps({"step": model.num_timesteps, "final": final, "time": _now(), **result.to_dict()}) + "\n")
+            out.write(json.dumps({"step": model.num_timesteps, "final": final, "time": _now(),
+                                  **({"agent": path.name} if agent else {}), **result.to_dict()}) + "\n")
         self.say(
-            f"eval at step {model.num_timesteps:,} vs {', '.join(c.eval.opponents)}: {result.summary()} "
+            f"eval at step {model.num_timesteps:,}{' (' + path.name + ')' if agent else ''} vs {', '.join(c.eval.opponents)}: {result.summary()} "
             f"({time.perf_counter() - started:.0f}s)"
         )
         return result

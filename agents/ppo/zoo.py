@@ -52,7 +52,7 @@ def info(path: Path) -> dict[str, Any]:
 
 
 def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, commit: str | None = None) -> Path:
-    """Strip the checkpoint ``source`` (or a run directory's newest) into ``zoo/<name>.zip``;
+    """Strip the checkpoint ``source`` (or a run directory's final agent) into ``zoo/<name>.zip``;
     ``commit``: the code it was trained with (default: the repository's HEAD now)."""
     if not name or not all(c.isalnum() or c in "_-" for c in name):
         raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")

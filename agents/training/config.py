@@ -133,6 +133,9 @@ class EvalSection:
 class CheckpointSection:
     every: Steps = 200_000  # steps between checkpoints
     keep: Integer(0, 10**6) = 3  # newest checkpoints kept; 0: all
+    # the final agent is the mean of the weights of this many newest checkpoints (agents/ppo/average.py),
+    # written as checkpoints/average.zip; 0: the last checkpoint
+    average_last: Integer(0, 100) = 0
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -261,6 +264,23 @@ def with_agents(config: TrainConfig, specs: dict[str, str]) -> TrainConfig:
     return changed
 
 
+def _average_problems(config: TrainConfig, ok, where: str) -> list[str]:
+    """``checkpoint.average_last`` needs that many checkpoints of trained steps, all kept."""
+    c = config.checkpoint
+    if not ok("checkpoint", "total_steps") or not c.average_last:
+        return []
+    key = f"{where}checkpoint.average_last: {c.average_last}"
+    if c.average_last == 1:
+        return [f"{key}; allowed: 0 (the last checkpoint is the final agent) or at least 2 checkpoints to average"]
+    if c.keep and c.average_last > c.keep:
+        return [f"{key}, more than the checkpoint.keep {c.keep} that stay; allowed: at most {c.keep}, or a larger keep"]
+    written = -(-config.total_steps // c.every)  # one every checkpoint.every steps, the last at the end
+    if c.average_last > written:
+        return [f"{key}, but {config.total_steps:,} steps with one checkpoint every {c.every:,} write {written}; "
+                f"allowed: at most {written}, or a smaller checkpoint.every"]
+    return []
+
+
 def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset[str] = frozenset()) -> list[str]:
     """What the types alone cannot say: the game and its options exist, the agents exist, the
     batch fits in a rollout. Only parts whose shape was right (``ok``) are checked."""
@@ -283,6 +303,7 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
         problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
+    problems += _average_problems(config, ok, where)
     w = config.warm_start
     if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights \
             and not str(w.teacher).startswith("ppo:") and w.teacher not in untrained:

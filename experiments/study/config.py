@@ -412,7 +412,7 @@ def _swap(specs: list, names: dict[str, str]) -> list:
 
 
 def trained_agent_spec(run_dir: Path, game: str, agent: str) -> str:
-    """The spec of an agent the study trains: its training run directory (newest checkpoint),
+    """The spec of an agent the study trains: its training run directory (its final agent),
     as an absolute path (the results resolve from any directory), labelled with the agent's name
     (``#ppo``: what tables show, on the terminal and in the report alike)."""
     return f"ppo:{(Path(run_dir) / game / 'train' / agent).resolve()}#{agent}"

@@ -139,6 +139,35 @@ def test_an_interrupted_run_resumes_and_continues_the_step_count(run, tmp_path, 
         Trainer(changed, run_dir, resume=True, echo=lambda line: None)
 
 
+def test_average_last_makes_the_mean_of_the_newest_checkpoints_the_runs_agent(tmp_path):
+    run_dir = tmp_path / "averaged"
+    config = config_from_dict({**TINY, "vec_env": "dummy", "warm_start": {}, "total_steps": 2048,
+                               "checkpoint": {"every": 512, "keep": 3, "average_last": 3}})
+    final = Trainer(config, run_dir, resume=False, echo=lambda line: None).run()
+    assert final == run_dir / "checkpoints" / "average.zip"
+    newest = sorted((run_dir / "checkpoints").glob("step_*.zip"))
+    assert [checkpoint.read_metadata(p)["num_timesteps"] for p in newest] == [1024, 1536, 2048]
+    meta = checkpoint.read_metadata(final)
+    assert [(m["checkpoint"], m["num_timesteps"]) for m in meta["averaged_from"]] == [(p.name, s) for p, s in
+                                                                                      zip(newest, [1024, 1536, 2048])]
+    sources = [checkpoint.read_policy(p).to_arrays() for p in newest]
+    averaged = checkpoint.read_policy(final).to_arrays()
+    assert np.array_equal(averaged["w0"], np.mean([a["w0"] for a in sources], axis=0).astype(np.float32))
+    assert not np.array_equal(averaged["w0"], sources[-1]["w0"])
+    # the run directory plays as its averaged agent; the final evaluation and result.json are its
+    assert checkpoint.resolve(run_dir) == final and make_agent(f"ppo:{run_dir}", game_info(), 0).act
+    assert json.loads((run_dir / "result.json").read_text())["checkpoint"] == str(final)
+    last_eval = json.loads((run_dir / "evals.jsonl").read_text().splitlines()[-1])
+    assert last_eval["final"] and last_eval["agent"] == "average.zip"
+    assert "final agent average.zip: the mean of step_0000001024.zip, step_0000001536.zip, step_0000002048.zip" \
+        in (run_dir / "train.log").read_text()
+    # a finished run resumed does nothing and names the same agent; extended, it averages its newest again
+    assert Trainer(config, run_dir, resume=True, echo=lambda line: None).run() == final
+    longer = config.replace(total_steps=2560)
+    assert Trainer(longer, run_dir, resume=True, echo=lambda line: None).run() == final
+    assert [m["num_timesteps"] for m in checkpoint.read_metadata(final)["averaged_from"]] == [1536, 2048, 2560]
+
+
 def _column(lines: list[str], name: str) -> list[str]:
     header = lines[0].split(",")
     return [row.split(",")[header.index(name)] for row in lines[1:] if row.split(",")[header.index(name)]]

@@ -126,6 +126,13 @@ BAD = [
     ({"ppo__normalize_advantage": 1}, "ppo.normalize_advantage: wrong type: int 1; allowed: true or false"),
     ({"opponents__per_seat": "yes"}, "opponents.per_seat: wrong type: str 'yes'; allowed: true or false"),
     ({"num_envs": [8]}, "num_envs: wrong type: list [8]; allowed: an integer from 1 to 4096"),
+    ({"checkpoint__average_last": 1}, "checkpoint.average_last: 1; allowed: 0 (the last checkpoint is the final agent) "
+                                      "or at least 2 checkpoints to average"),
+    ({"checkpoint__average_last": 4, "checkpoint__every": 100}, "checkpoint.average_last: 4, more than the "
+                                                                "checkpoint.keep 3 that stay; allowed: at most 3"),
+    ({"checkpoint__average_last": 3, "checkpoint__every": 500}, "checkpoint.average_last: 3, but 1,000 steps with one "
+                                                                "checkpoint every 500 write 2; allowed: at most 2"),
+    ({"checkpoint__average_last": 101}, "checkpoint.average_last: out of range: int 101; allowed: an integer from 0 to 100"),
 ]
 
 
@@ -186,6 +193,9 @@ def test_values_out_of_range_are_refused(changes, key, allowed):
     {"seed": 0}, {"seed": 2**32 - 1}, {"eval__seed": 2**32 - 1}, {"ppo__gamma": 0}, {"ppo__gamma": 1},
     {"ppo__gae_lambda": 1.0}, {"ppo__target_kl": None}, {"ppo__target_kl": 0.02}, {"ppo__ent_coef": 0},
     {"eval__deals": 10**7}, {"network__pi": []},
+    # 1,000 steps, a checkpoint every 400: at 400, 800 and the end; all kept
+    {"checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 0},
+    {"checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 3},
 ])
 def test_values_at_the_ends_of_their_ranges_are_fine(changes):
     config = config_from_dict(with_(**changes)).to_dict()

@@ -341,6 +341,7 @@ def test_the_zoo_chain_trains_each_step_from_the_one_before():
                            "population0": ("selfplay0",), "population1": ("selfplay1",)}
     config = study.train["selfplay1"]
     assert config.seed == 1 and config.warm_start.copy_weights and config.warm_start.teacher == "league1"
+    assert study.train["population1"].checkpoint.average_last == 3  # the zoo's averaged entries
 
 
 @pytest.mark.parametrize("name", ["quick", "full"])
