@@ -138,7 +138,10 @@ class Trainer:
         if steps_done >= c.total_steps:
             self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
             return self._final_agent(self.resume_from)
-        (self.run_dir / checkpoint.CHECKPOINTS / checkpoint.AVERAGE).unlink(missing_ok=True)  # of fewer steps
+        stale = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.AVERAGE
+        if stale.exists():  # the mean of checkpoints this session goes beyond
+            stale.unlink()
+            self.say(f"removed {stale.name}, an average of fewer steps than the run will have")
         env_seeds = self.seeds.envs(steps_done, c.num_envs)  # a resumed run deals new games
         session = self._log_session(steps_done, env_seeds)
         venv = self._make_vec_env(env_seeds)

@@ -164,7 +164,9 @@ def test_average_last_makes_the_mean_of_the_newest_checkpoints_the_runs_agent(tm
     # a finished run resumed does nothing and names the same agent; extended, it averages its newest again
     assert Trainer(config, run_dir, resume=True, echo=lambda line: None).run() == final
     longer = config.replace(total_steps=2560)
-    assert Trainer(longer, run_dir, resume=True, echo=lambda line: None).run() == final
+    lines = []
+    assert Trainer(longer, run_dir, resume=True, echo=lines.append).run() == final
+    assert "removed average.zip, an average of fewer steps than the run will have" in lines
     assert [m["num_timesteps"] for m in checkpoint.read_metadata(final)["averaged_from"]] == [1536, 2048, 2560]
 
 
