@@ -255,6 +255,11 @@ def checkpoint_name(steps: int) -> str:
     return f"step_{steps:010d}.zip"
 
 
+def steps_of(path: Path) -> int:
+    """The step count in a checkpoint's name (:func:`checkpoint_name`)."""
+    return int(Path(path).stem.split("_", 1)[1])
+
+
 def _plain(value: Any) -> Any:
     """JSON's view of a value (tuples become lists), so saved and live options compare equal."""
     return json.loads(json.dumps(value))

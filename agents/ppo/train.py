@@ -330,10 +330,21 @@ class Trainer:
         extra = {"pool.json": pool_json.encode(), "pool.npz": checkpoint.npz_bytes(pool_arrays)}
         path = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.checkpoint_name(model.num_timesteps)
         checkpoint.write(model, path, meta, self.frozen(model), extra, torch_rng=torch_rng)
-        if c.checkpoint.keep:
-            for old in sorted(path.parent.glob("step_*.zip"))[: -c.checkpoint.keep]:
-                old.unlink()
+        if c.checkpoint.keep:  # the newest `keep` of the schedule, and the newest of all (to resume from)
+            found = sorted(path.parent.glob("step_*.zip"))
+            kept = {*[p for p in found if self._scheduled(p)][-c.checkpoint.keep:], found[-1]}
+            for old in found:
+                if old not in kept:
+                    old.unlink()
         return path
+
+    def _scheduled(self, path: Path) -> bool:
+        """Whether a checkpoint is one of the schedule's: the first rollout's end at or past a
+        multiple of ``checkpoint.every``, or the run's end; not one that an evaluation between
+        them or an interruption wrote."""
+        c = self.config
+        steps, every, rollout = checkpoint.steps_of(path), c.checkpoint.every, c.ppo.n_steps * c.num_envs
+        return steps >= c.total_steps or (steps > 0 and steps // every > (steps - rollout) // every)
 
     def _final_agent(self, last: Path) -> Path:
         """The run's agent: its last checkpoint ``last``, or with ``checkpoint.average_last`` the
@@ -343,10 +354,10 @@ class Trainer:
             return last
         from agents.ppo.average import average
 
-        newest = sorted(last.parent.glob("step_*.zip"))[-count:]
+        newest = [p for p in sorted(last.parent.glob("step_*.zip")) if self._scheduled(p)][-count:]
         if len(newest) < count:  # the config's check rules this out; a directory changed by hand does not
             raise RunDirectoryError(f"checkpoint.average_last: {count}, but {last.parent} holds {len(newest)} "
-                                    "checkpoints; allowed: at most as many as the run kept")
+                                    "checkpoints of the schedule; allowed: at most as many as the run kept")
         path = average(newest, last.parent / checkpoint.AVERAGE)
         self.say(f"final agent {path.name}: the mean of {', '.join(p.name for p in newest)}")
         return path
@@ -384,10 +395,9 @@ class Trainer:
         with open(self.run_dir / "evals.jsonl", "a") as out:
             out.write(json.dumps({"step": model.num_timesteps, "final": final, "time": _now(),
                                   **({"agent": path.name} if agent else {}), **result.to_dict()}) + "\n")
-        self.say(
-            f"eval at step {model.num_timesteps:,}{' (' + path.name + ')' if agent else ''} vs {', '.join(c.eval.opponents)}: {result.summary()} "
-            f"({time.perf_counter() - started:.0f}s)"
-        )
+        which = f" ({path.name})" if agent else ""
+        self.say(f"eval at step {model.num_timesteps:,}{which} vs {', '.join(c.eval.opponents)}: {result.summary()} "
+                 f"({time.perf_counter() - started:.0f}s)")
         return result
 
     def _write_result(self, final: Path, steps: int, result: EvalResult) -> None:

@@ -132,7 +132,9 @@ class EvalSection:
 @dataclass(frozen=True, config=CONFIG)
 class CheckpointSection:
     every: Steps = 200_000  # steps between checkpoints
-    keep: Integer(0, 10**6) = 3  # newest checkpoints kept; 0: all
+    # the newest checkpoints of this schedule kept (besides the newest of all, which an evaluation or an
+    # interruption may have written); 0: all
+    keep: Integer(0, 10**6) = 3
     # the final agent is the mean of the weights of this many newest checkpoints (agents/ppo/average.py),
     # written as checkpoints/average.zip; 0: the last checkpoint
     average_last: Integer(0, 100) = 0

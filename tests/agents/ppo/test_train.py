@@ -170,6 +170,33 @@ def test_average_last_makes_the_mean_of_the_newest_checkpoints_the_runs_agent(tm
     assert [m["num_timesteps"] for m in checkpoint.read_metadata(final)["averaged_from"]] == [1536, 2048, 2560]
 
 
+def test_an_interrupted_averaging_run_averages_the_checkpoints_of_the_schedule(tmp_path, monkeypatch):
+    run_dir = tmp_path / "interrupted"
+    # rollouts of 512 steps; checkpoints at 1024 and 2048 (and an evaluation's at 1536 in between)
+    config = config_from_dict({**TINY, "vec_env": "dummy", "warm_start": {}, "total_steps": 2048,
+                               "eval": {**TINY["eval"], "every": 768},
+                               "checkpoint": {"every": 1024, "keep": 2, "average_last": 2}})
+    original = SelfPlayCallback._on_step
+
+    def interrupted(self):
+        if self.num_timesteps >= 1700:
+            self.trainer.stop_requested = True
+        return original(self)
+
+    monkeypatch.setattr(SelfPlayCallback, "_on_step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(config, run_dir, resume=False, echo=lambda line: None).run()
+    names = sorted(p.name for p in (run_dir / "checkpoints").glob("step_*.zip"))
+    # 1536: an evaluation's, saved again at the interruption; step 0's (the first evaluation's) is gone
+    assert names == ["step_0000001024.zip", "step_0000001536.zip"]
+    monkeypatch.setattr(SelfPlayCallback, "_on_step", original)
+    final = Trainer(config, run_dir, resume=True, echo=lambda line: None).run()
+    assert [m["num_timesteps"] for m in checkpoint.read_metadata(final)["averaged_from"]] == [1024, 2048]
+    # neither the evaluation's nor the interruption's checkpoint counts against keep, nor stays
+    assert sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip")) == [
+        "average.zip", "step_0000001024.zip", "step_0000002048.zip"]
+
+
 def _column(lines: list[str], name: str) -> list[str]:
     header = lines[0].split(",")
     return [row.split(",")[header.index(name)] for row in lines[1:] if row.split(",")[header.index(name)]]
