@@ -15,9 +15,11 @@ from experiments.commands import disk_errors_as_messages
 def command(checkpoints, out):
     """One policy from several checkpoints of a run: the mean of their weights.
 
-    CHECKPOINTS: two or more checkpoints (or run directories, for their newest) of one game,
-    options and network, e.g. a run's last three. The result plays as ppo:FILE and warm-starts
-    like any checkpoint, and cannot be resumed (agents/ppo/average.py).
+    CHECKPOINTS: two or more checkpoints (or run directories, for their final agents) of one
+    game, options and network, e.g. a run's last three. The result plays as ppo:FILE and
+    warm-starts like any checkpoint, and cannot be resumed (agents/ppo/average.py). Written as
+    RUN/checkpoints/average.zip, it is what ppo:RUN plays; a training config averages by itself
+    with checkpoint.average_last.
     """
     from agents.ppo import checkpoint
     from agents.ppo.average import average
