@@ -269,18 +269,29 @@ def with_agents(config: TrainConfig, specs: dict[str, str]) -> TrainConfig:
 def _average_problems(config: TrainConfig, ok, where: str) -> list[str]:
     """``checkpoint.average_last`` needs that many checkpoints of trained steps, all kept."""
     c = config.checkpoint
-    if not ok("checkpoint", "total_steps") or not c.average_last:
+    if not ok("checkpoint", "total_steps", "ppo.n_steps", "num_envs") or not c.average_last:
         return []
     key = f"{where}checkpoint.average_last: {c.average_last}"
     if c.average_last == 1:
         return [f"{key}; allowed: 0 (the last checkpoint is the final agent) or at least 2 checkpoints to average"]
     if c.keep and c.average_last > c.keep:
         return [f"{key}, more than the checkpoint.keep {c.keep} that stay; allowed: at most {c.keep}, or a larger keep"]
-    written = -(-config.total_steps // c.every)  # one every checkpoint.every steps, the last at the end
+    written = scheduled_checkpoints(config)
     if c.average_last > written:
-        return [f"{key}, but {config.total_steps:,} steps with one checkpoint every {c.every:,} write {written}; "
-                f"allowed: at most {written}, or a smaller checkpoint.every"]
+        return [f"{key}, but {config.total_steps:,} steps in rollouts of {config.ppo.n_steps * config.num_envs:,} "
+                f"with a checkpoint every {c.every:,} write {written}; allowed: at most {written}, or a smaller "
+                "checkpoint.every"]
     return []
+
+
+def scheduled_checkpoints(config: TrainConfig) -> int:
+    """How many checkpoints a run of ``config`` writes on schedule: one at the first rollout's
+    end at or past each multiple of ``checkpoint.every`` (checked between rollouts), and one at
+    the end (``agents.ppo.train``)."""
+    rollout, every = config.ppo.n_steps * config.num_envs, config.checkpoint.every
+    between = -(-config.total_steps // rollout) - 1  # rollout ends before the last, where they are checked
+    # a rollout at least as long as `every` passes a multiple each time; a shorter one, once per multiple
+    return (between if every <= rollout else between * rollout // every) + 1
 
 
 def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset[str] = frozenset()) -> list[str]:

@@ -130,8 +130,8 @@ BAD = [
                                       "or at least 2 checkpoints to average"),
     ({"checkpoint__average_last": 4, "checkpoint__every": 100}, "checkpoint.average_last: 4, more than the "
                                                                 "checkpoint.keep 3 that stay; allowed: at most 3"),
-    ({"checkpoint__average_last": 3, "checkpoint__every": 500}, "checkpoint.average_last: 3, but 1,000 steps with one "
-                                                                "checkpoint every 500 write 2; allowed: at most 2"),
+    ({"checkpoint__average_last": 3, "checkpoint__every": 200}, "checkpoint.average_last: 3, but 1,000 steps in rollouts "
+                                                                "of 512 with a checkpoint every 200 write 2; allowed: at most 2"),
     ({"checkpoint__average_last": 101}, "checkpoint.average_last: out of range: int 101; allowed: an integer from 0 to 100"),
 ]
 
@@ -193,15 +193,29 @@ def test_values_out_of_range_are_refused(changes, key, allowed):
     {"seed": 0}, {"seed": 2**32 - 1}, {"eval__seed": 2**32 - 1}, {"ppo__gamma": 0}, {"ppo__gamma": 1},
     {"ppo__gae_lambda": 1.0}, {"ppo__target_kl": None}, {"ppo__target_kl": 0.02}, {"ppo__ent_coef": 0},
     {"eval__deals": 10**7}, {"network__pi": []},
-    # 1,000 steps, a checkpoint every 400: at 400, 800 and the end; all kept
-    {"checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 0},
-    {"checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 3},
+    # rollouts of 512 steps, a checkpoint every 400: at 512, 1024 and the end, 1536; all kept
+    {"total_steps": 1536, "checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 0},
+    {"total_steps": 1536, "checkpoint__average_last": 3, "checkpoint__every": 400, "checkpoint__keep": 3},
 ])
 def test_values_at_the_ends_of_their_ranges_are_fine(changes):
     config = config_from_dict(with_(**changes)).to_dict()
     for key, value in changes.items():
         section, _, name = key.partition("__")
         assert (config[section][name] if name else config[section]) == value
+
+
+@pytest.mark.parametrize(("total", "rollout", "every"), [
+    (1000, 512, 400), (1536, 512, 400), (2048, 512, 1024), (5000, 512, 700), (4096, 1024, 256), (100, 512, 50),
+    (2_000_000, 8192, 500_000),
+])
+def test_scheduled_checkpoints_counts_what_a_run_writes(total, rollout, every):
+    from agents.training.config import scheduled_checkpoints
+
+    config = config_from_dict(with_(total_steps=total, ppo__n_steps=rollout // 8, ppo__batch_size=64,
+                                    checkpoint__every=every))
+    ends = [rollout * j for j in range(1, -(-total // rollout) + 1)]  # the rollouts' ends; the last is the run's end
+    due = [s for s in ends[:-1] if s // every > (s - rollout) // every]  # checked between rollouts
+    assert scheduled_checkpoints(config) == len(due) + 1
 
 
 def test_evaluation_workers_are_at_most_the_machines_cores(two_cores):
