@@ -41,7 +41,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import GameInfo
 from agents.ppo import checkpoint
-from agents.training.config import TrainConfig, config_from_dict
+from agents.training.config import TrainConfig, config_from_dict, on_schedule
 from agents.training.evaluate import EvalResult, evaluate
 from agents.ppo.frozen_policy import FrozenPolicy
 from agents.training.pool import OpponentPool
@@ -339,12 +339,7 @@ class Trainer:
         return path
 
     def _scheduled(self, path: Path) -> bool:
-        """Whether a checkpoint is one of the schedule's: the first rollout's end at or past a
-        multiple of ``checkpoint.every``, or the run's end; not one that an evaluation between
-        them or an interruption wrote."""
-        c = self.config
-        steps, every, rollout = checkpoint.steps_of(path), c.checkpoint.every, c.ppo.n_steps * c.num_envs
-        return steps >= c.total_steps or (steps > 0 and steps // every > (steps - rollout) // every)
+        return on_schedule(self.config, checkpoint.steps_of(path))
 
     def _final_agent(self, last: Path) -> Path:
         """The run's agent: its last checkpoint ``last``, or with ``checkpoint.average_last`` the

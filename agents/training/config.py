@@ -284,10 +284,16 @@ def _average_problems(config: TrainConfig, ok, where: str) -> list[str]:
     return []
 
 
+def on_schedule(config: TrainConfig, steps: int) -> bool:
+    """Whether a checkpoint at ``steps`` is one of the schedule's: at the first rollout's end at
+    or past a multiple of ``checkpoint.every`` (``agents.ppo.train`` checks between rollouts),
+    or at the run's end; not one that an evaluation between them or an interruption wrote."""
+    every, rollout = config.checkpoint.every, config.ppo.n_steps * config.num_envs
+    return steps >= config.total_steps or (steps > 0 and steps // every > (steps - rollout) // every)
+
+
 def scheduled_checkpoints(config: TrainConfig) -> int:
-    """How many checkpoints a run of ``config`` writes on schedule: one at the first rollout's
-    end at or past each multiple of ``checkpoint.every`` (checked between rollouts), and one at
-    the end (``agents.ppo.train``)."""
+    """How many checkpoints of the schedule (:func:`on_schedule`) a run of ``config`` writes."""
     rollout, every = config.ppo.n_steps * config.num_envs, config.checkpoint.every
     between = -(-config.total_steps // rollout) - 1  # rollout ends before the last, where they are checked
     # a rollout at least as long as `every` passes a multiple each time; a shorter one, once per multiple

@@ -208,14 +208,14 @@ def test_values_at_the_ends_of_their_ranges_are_fine(changes):
     (1000, 512, 400), (1536, 512, 400), (2048, 512, 1024), (5000, 512, 700), (4096, 1024, 256), (100, 512, 50),
     (2_000_000, 8192, 500_000),
 ])
-def test_scheduled_checkpoints_counts_what_a_run_writes(total, rollout, every):
-    from agents.training.config import scheduled_checkpoints
+def test_scheduled_checkpoints_counts_the_rollout_ends_on_schedule(total, rollout, every):
+    from agents.training.config import on_schedule, scheduled_checkpoints
 
     config = config_from_dict(with_(total_steps=total, ppo__n_steps=rollout // 8, ppo__batch_size=64,
                                     checkpoint__every=every))
-    ends = [rollout * j for j in range(1, -(-total // rollout) + 1)]  # the rollouts' ends; the last is the run's end
-    due = [s for s in ends[:-1] if s // every > (s - rollout) // every]  # checked between rollouts
-    assert scheduled_checkpoints(config) == len(due) + 1
+    ends = range(rollout, -(-total // rollout) * rollout + 1, rollout)  # every rollout's end; the last is the run's
+    assert scheduled_checkpoints(config) == sum(on_schedule(config, s) for s in ends)
+    assert on_schedule(config, ends[-1]) and not on_schedule(config, 0)
 
 
 def test_evaluation_workers_are_at_most_the_machines_cores(two_cores):
