@@ -44,7 +44,7 @@ from agents.ppo import checkpoint
 from agents.training.config import TrainConfig, config_from_dict, on_schedule
 from agents.training.evaluate import EvalResult, evaluate
 from agents.ppo.frozen_policy import FrozenPolicy
-from agents.training.pool import OpponentPool
+from agents.training.pool import OpponentPool, score_of
 from agents.training.run_dir import RunDirectoryError, claim_run_dir
 from agents.training.seeds import RunSeeds, eval_deal_seeds, periodic_eval_seed  # noqa: F401 - the error is part of this API
 
@@ -235,13 +235,16 @@ class Trainer:
 
     def _env_settings(self) -> dict[str, Any]:
         c = self.config
-        return {
+        settings = {
             "seat": c.learner.seat,
             "partner": c.learner.partner,
             "per_seat": c.opponents.per_seat,
             "shaping": c.learner.shaping,
             "shaping_gamma": c.ppo.gamma,
         }
+        if c.league.exploiter_tables:  # the vector learner's alone (the config's check)
+            settings["exploiter_tables"] = c.league.exploiter_tables
+        return settings
 
     def _make_vec_env(self, seeds: list[int]):
         from stable_baselines3.common.vec_env import VecMonitor
@@ -417,6 +420,7 @@ class SelfPlayCallback(BaseCallback):
         super().__init__()
         self.trainer = trainer
         self.recent_rewards: deque[float] = deque(maxlen=RECENT_GAMES)
+        self.exploiter_scores: deque[float] = deque(maxlen=RECENT_GAMES)  # the exploiter's, at its table
         self.games = 0
         self.started = time.time()
         self.last_progress = 0.0
@@ -474,6 +478,8 @@ class SelfPlayCallback(BaseCallback):
                 self.trainer.pool.record(game["opponents"], game["reward"])
                 self.recent_rewards.append(game["reward"])
                 self.games += 1
+                if "exploiter_table" in game:
+                    self.exploiter_scores.append(score_of(game["exploiter_table"]["reward"]))
         return True
 
     def _on_rollout_end(self) -> None:
@@ -483,6 +489,8 @@ class SelfPlayCallback(BaseCallback):
             logger.record("selfplay/win_rate", float(np.mean(rewards > 0)))
             logger.record("selfplay/mean_reward", float(rewards.mean()))
         logger.record("selfplay/games", self.games)
+        if self.exploiter_scores:
+            logger.record("league/exploiter_table_score", float(np.mean(self.exploiter_scores)))
         logger.record("pool/members", len(pool.members))
         for member, p in zip(pool.members, pool.probabilities()):
             logger.record(f"pool/score/{member.id}", pool.score(member.id))
@@ -501,6 +509,8 @@ class SelfPlayCallback(BaseCallback):
         line = f"[{c.game.name}] {steps:,}/{total:,} steps ({steps / total:.0%})  {rate:,.0f} steps/s  elapsed {_duration(elapsed)}  ETA {_duration(eta)}"
         if self.recent_rewards:
             line += f"  self-play win {np.mean(np.array(self.recent_rewards) > 0):.0%} (last {len(self.recent_rewards)})"
+        if self.exploiter_scores:
+            line += f"  exploiter at its table {np.mean(self.exploiter_scores):.0%} (last {len(self.exploiter_scores)})"
         if self.trainer.last_eval is not None:
             line += f"  eval win {self.trainer.last_eval.win_rate:.0%}"
         return line

@@ -117,6 +117,10 @@ class LeagueSection:
     # the teachers exploiters' warm starts clone, in turn (exploiter k: the k-th, cycling), each a start of its own;
     # empty: the main run's warm start (with copy_weights: the same copy)
     exploiter_teachers: ListOf(AgentSpec) = ()
+    # the share of the main agent's games at the exploiter's table: the newest exploiter in one other seat,
+    # the main agent's newest snapshot in the rest, the main agent rewarded with its copies' mean (minus the
+    # exploiter's reward over n - 1; agents/training/vector_learner.py); 0: none
+    exploiter_tables: Number(0, 0.95) = 0.0
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -284,6 +288,18 @@ def _average_problems(config: TrainConfig, ok, where: str) -> list[str]:
     return []
 
 
+def _exploiter_table_problems(config: TrainConfig, ok, where: str) -> list[str]:
+    """``league.exploiter_tables`` needs exploiters (a league) and the vector learner."""
+    if not ok("league", "engine") or not config.league.exploiter_tables:
+        return []
+    key = f"{where}league.exploiter_tables: {config.league.exploiter_tables}"
+    if not config.league.every:
+        return [f"{key} without exploiters (league.every: 0); allowed: 0, or a league.every above 0"]
+    if config.engine != "vector":
+        return [f"{key} with engine {config.engine!r}; allowed: 0 with the reference engine, or engine 'vector'"]
+    return []
+
+
 def on_schedule(config: TrainConfig, steps: int) -> bool:
     """Whether a checkpoint at ``steps`` is one of the schedule's: at the first rollout's end at
     or past a multiple of ``checkpoint.every`` (``agents.ppo.train`` checks between rollouts),
@@ -323,6 +339,7 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
     problems += _average_problems(config, ok, where)
+    problems += _exploiter_table_problems(config, ok, where)
     w = config.warm_start
     if ok("warm_start.copy_weights", "warm_start.teacher") and w.copy_weights \
             and not str(w.teacher).startswith("ppo:") and w.teacher not in untrained:
@@ -362,6 +379,9 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
     partner = config.learner.partner
     if ok("learner.partner") and partner != "self" and not any(len(team) > 1 for team in game.teams):
         problems.append(f"{where}learner.partner: {partner!r}, but {game.name} has no partnerships; allowed: 'self'")
+    if ok("league.exploiter_tables") and config.league.exploiter_tables and any(len(team) > 1 for team in game.teams):
+        problems.append(f"{where}league.exploiter_tables: {config.league.exploiter_tables}, but {game.name} is played "
+                        "in partnerships (its exploiter holds a whole side); allowed: 0")
     problems += agent_problems(agent_specs(config, where, ok), game, skip=untrained)
     if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
             and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):

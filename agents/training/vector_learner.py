@@ -13,6 +13,15 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   else (an ``rllib:`` agent, a ready agent object) through its own ``act``, one row at a time;
 * the learner's reward is its own seat's, summed from one of its decisions to the next, with the
   same optional potential-based shaping; ``terminated`` and ``truncated`` as the game ends;
+* ``exploiter_tables`` s > 0: a share s of the games (once the pool holds a league exploiter and
+  a snapshot of the learner) is played at **the exploiter's table**, the line-up the exploit
+  measure plays: the newest league exploiter in one other seat (drawn), the learner's newest
+  snapshot in the rest. There the learner's reward is the mean of its copies' (its own seat's
+  and the snapshots'): in a zero-sum game, minus the exploiter's reward over n − 1, so the
+  learner gains what the exploiter loses, as the copies do together. A seat that wins only
+  for itself against a table of copies is no defence: a best response needs only one copy
+  to lose. These games are not drawn from the pool and count for no member's PFSP score;
+  their ``selfplay`` info adds ``exploiter_table``: the exploiter's seat and reward;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
   seats' decisions are its steps), ``"pool"`` draws the partner like an opponent, and an agent
   spec plays it.
@@ -68,6 +77,7 @@ class VectorLearnerEnv(VecEnv):
         first_seat: int = 0,
         shaping: dict[str, float] | None = None,
         shaping_gamma: float = 1.0,
+        exploiter_tables: float = 0.0,
     ):
         if len(seeds) != num_envs:
             raise ValueError(f"the vector learner env needs one seed per game ({num_envs}), got {len(seeds)}")
@@ -79,12 +89,18 @@ class VectorLearnerEnv(VecEnv):
             raise ValueError(f"seat={seat!r} must be 'rotate' or a seat index from 0 to {n - 1}")
         if not isinstance(partner, str) or not partner:
             raise ValueError(f"partner={partner!r} must be 'self', 'pool' or an agent spec")
+        if not 0.0 <= exploiter_tables < 1.0:
+            raise ValueError(f"exploiter_tables={exploiter_tables} must be at least 0 and below 1")
+        if exploiter_tables and any(partners(self.game, s) for s in range(n)):
+            raise ValueError(f"exploiter_tables={exploiter_tables} in {game}, a partnership game: its exploiter holds "
+                             "a whole side; allowed: 0")
         name = raw.possible_agents[0]
         self.render_mode = None
         super().__init__(num_envs, raw.observation_space(name)["observation"], raw.action_space(name))
         raw.close()
         self.engine = bluff_envs.vector.make(game, num_envs, **options)
         self.seat_rule, self.partner, self.per_seat = seat, partner, per_seat
+        self.exploiter_tables = float(exploiter_tables)
         self.seeds = [int(s) for s in seeds]
         self.rng = np.random.default_rng(self.seeds)  # opponent draws and the batched agents' draws
         self._terms = potential_terms(self.game, shaping or {})
@@ -101,6 +117,8 @@ class VectorLearnerEnv(VecEnv):
         self._learns = np.zeros((B, n), bool)  # seats the learner decides for
         self._plays = np.full((B, n), -1, np.int64)  # the agent index of every other seat
         self._met: list[list[str]] = [[] for _ in range(B)]  # opponent ids, for selfplay infos
+        self._exploiter_seat = np.full(B, -1, np.int64)  # at the exploiter's table: its seat; else -1
+        self._exploiter_total = np.zeros(B)  # there: the exploiter's own reward so far
         self._credited = np.zeros(B)  # learner reward not yet handed out
         self._total = np.zeros(B)  # the game's own reward so far this episode
         self._potential = np.zeros(B)
@@ -132,6 +150,11 @@ class VectorLearnerEnv(VecEnv):
             self._member_ids = [m.id for m in members]
             self._tables = {i: [self._agent_for(Member(spec, spec=spec)) for spec in m.table]
                             for i, m in enumerate(members) if m.is_table}
+            exploiters = [m for m in members if m.is_snapshot and not m.is_learner]
+            own = [m for m in members if m.is_learner]
+            # the exploiter's table: (the newest exploiter's agent, the learner's newest snapshot's)
+            self._exploiter_table = (self._index[exploiters[-1].id], self._index[own[-1].id]) \
+                if exploiters and own else None
         p = np.asarray(payload["probabilities"], np.float64)
         if len(p) != len(self._members) or not (p >= 0).all() or p.sum() <= 0:
             raise ValueError(f"opponent probabilities {p.tolist()} do not fit the {len(self._members)} pool members")
@@ -273,8 +296,25 @@ class VectorLearnerEnv(VecEnv):
                 self._plays[i, s] = self._members[member]
                 met.append(self._member_ids[member])
             self._met[i] = met
+        self._exploiter_seat[rows] = -1
+        self._exploiter_total[rows] = 0.0
+        if self.exploiter_tables and self._exploiter_table is not None:
+            self._seat_exploiter_tables(rows)
         self._credited[rows] = 0.0
         self._total[rows] = 0.0
+
+    def _seat_exploiter_tables(self, rows: np.ndarray) -> None:
+        """A share ``exploiter_tables`` of the new games ``rows`` at the exploiter's table."""
+        exploiter, copy = self._exploiter_table
+        chosen = self.rng.random(len(rows)) < self.exploiter_tables
+        picks = self.rng.random(len(rows))
+        for i, pick in zip(rows[chosen].tolist(), picks[chosen].tolist()):
+            others = np.flatnonzero(~self._learns[i])
+            seat = int(others[int(pick * len(others))])
+            self._plays[i, others] = copy
+            self._plays[i, seat] = exploiter
+            self._exploiter_seat[i] = seat
+            self._met[i] = []
 
     def _close_episodes(self, rewards: np.ndarray, dones: np.ndarray, infos: list) -> None:
         """The games that ended: a learner's episode is closed (its last reward, ``done`` and
@@ -294,6 +334,9 @@ class VectorLearnerEnv(VecEnv):
                     "selfplay": {"seat": int(self.seat[i]), "reward": float(self._total[i]),
                                  "opponents": list(self._met[i]), "truncated": truncated},
                 }
+                if self._exploiter_seat[i] >= 0:
+                    infos[i]["selfplay"]["exploiter_table"] = {"seat": int(self._exploiter_seat[i]),
+                                                               "reward": float(self._exploiter_total[i])}
         again = ended[self._fresh[ended]]
         self._redeals[again] += 1
         if (self._redeals > MAX_REDEALS).any():
@@ -324,7 +367,8 @@ class VectorLearnerEnv(VecEnv):
 
     def _step(self, actions: np.ndarray, where: np.ndarray) -> None:
         _, _, _, rewards, terminated, truncated = self.engine.step(actions, where=where)
-        _credit(rewards, terminated, truncated, where, self.seat, self._credited, self._total, self._over, self._truncated)
+        _credit(rewards, terminated, truncated, where, self.seat, self._exploiter_seat, self._credited, self._total,
+                self._exploiter_total, self._over, self._truncated)
 
     def _observe_decisions(self) -> None:
         self._obs[:] = self.engine.obs
@@ -362,12 +406,18 @@ def _who_acts(actor, restart, learns, plays, who, stepping, counts):
 
 
 @njit(cache=True)
-def _credit(rewards, terminated, truncated, where, seat, credited, total, over, how):
-    """The learner seat's rewards of the games stepped, and which of them ended."""
+def _credit(rewards, terminated, truncated, where, seat, exploiter, credited, total, exploiter_total, over, how):
+    """The learner seat's rewards of the games stepped (``credited``: at the exploiter's table,
+    minus the exploiter's over n - 1; ``total``: its own; ``exploiter_total``: the exploiter's),
+    and which of them ended."""
     for i in range(where.shape[0]):
         if where[i]:
             r = rewards[i, seat[i]]
-            credited[i] += r
+            if exploiter[i] < 0:
+                credited[i] += r
+            else:
+                credited[i] -= rewards[i, exploiter[i]] / (rewards.shape[1] - 1)
+                exploiter_total[i] += rewards[i, exploiter[i]]
             total[i] += r
             if terminated[i] or truncated[i]:
                 over[i] = True

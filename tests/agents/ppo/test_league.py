@@ -39,6 +39,23 @@ def test_exploiters_of_both_kinds_join_the_pool(tmp_path):
     assert "honest" in second and "sampling: pfsp" in second
 
 
+def test_the_main_agent_plays_at_its_exploiters_table(tmp_path, monkeypatch):
+    """``league.exploiter_tables``: once the first exploiter joins, part of the main agent's
+    games seat it with the main agent's copies, and the progress line gives its score there."""
+    import agents.ppo.train
+
+    monkeypatch.setattr(agents.ppo.train, "PROGRESS_EVERY_S", 0.0)  # a progress line after every rollout
+    lines = []
+    config = {**TINY, "league": {"every": 300, "exploiter_steps": 256, "kinds": ["main"], "exploiter_tables": 0.5}}
+    run = tmp_path / "run"
+    Trainer(config_from_dict(config), run, resume=False, echo=lines.append).run()
+    assert finished(run, 1) and finished(run, 2)
+    scores = [line for line in lines if "exploiter at its table" in line]
+    assert scores, lines
+    # the exploiters themselves train as usual, never at a table of their own
+    assert "exploiter_tables: 0.0" in (exploiter_dir(run, 1) / "config.yaml").read_text()
+
+
 class StoppedInFirstExploiter(Trainer):
     """Its exploiters (the league trains them with the main run's Trainer class) stop halfway
     through their budget, as a Ctrl-C there would leave them: a checkpoint, no result."""

@@ -133,6 +133,12 @@ BAD = [
     ({"checkpoint__average_last": 3, "checkpoint__every": 200}, "checkpoint.average_last: 3, but 1,000 steps in rollouts "
                                                                 "of 512 with a checkpoint every 200 write 2; allowed: at most 2"),
     ({"checkpoint__average_last": 101}, "checkpoint.average_last: out of range: int 101; allowed: an integer from 0 to 100"),
+    ({"league__exploiter_tables": 0.3}, "league.exploiter_tables: 0.3 without exploiters (league.every: 0); allowed: 0, "
+                                        "or a league.every above 0"),
+    ({"league": {"every": 500, "exploiter_tables": 0.3}, "engine": "reference"},
+     "league.exploiter_tables: 0.3 with engine 'reference'; allowed: 0 with the reference engine, or engine 'vector'"),
+    ({"league__exploiter_tables": 0.96}, "league.exploiter_tables: out of range: float 0.96; allowed: a finite number "
+                                         "from 0 to 0.95"),
 ]
 
 
@@ -235,6 +241,13 @@ def test_a_partner_is_an_error_for_a_game_without_partnerships(partner):
 def test_a_partner_is_fine_for_tarneeb(partner):
     config = config_from_dict(with_(game={"name": "tarneeb", "options": {"episode": "deal"}}, learner={"partner": partner}))
     assert config.learner.partner == partner
+
+
+def test_exploiter_tables_are_an_error_for_a_partnership_game():
+    found = problems(with_(game={"name": "tarneeb"}, league={"every": 500, "exploiter_tables": 0.3}))
+    assert found == ["league.exploiter_tables: 0.3, but tarneeb is played in partnerships (its exploiter holds a whole "
+                     "side); allowed: 0"]
+    assert config_from_dict(with_(league={"every": 500, "exploiter_tables": 0.3})).league.exploiter_tables == 0.3
 
 
 def test_every_problem_is_reported_at_once():

@@ -141,3 +141,84 @@ def test_bad_settings_and_illegal_actions_are_refused():
     illegal = np.array([int(np.flatnonzero(row == 0)[0]) for row in env.action_masks()])
     with pytest.raises(ValueError, match="illegal action .* in game 0"):
         env.step(illegal)
+
+
+def _policy(info, seed):
+    from agents.ppo.frozen_policy import FrozenPolicy
+
+    rng = np.random.default_rng(seed)
+    d, A = info.layout.size, len(info.action_names)
+    return FrozenPolicy([rng.normal(0, 0.1, (d, 16)).astype(np.float32), rng.normal(0, 0.1, (16, A)).astype(np.float32)],
+                        [np.zeros(16, np.float32), np.zeros(A, np.float32)])
+
+
+def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean():
+    """``exploiter_tables``: about that share of the games seats the newest exploiter in one other
+    seat and the learner's newest snapshot in the rest; there the learner's reward is minus the
+    exploiter's over n - 1 (its copies' mean), elsewhere its own; those games name no member."""
+    import bluff_envs
+    from agents.base import GameInfo
+
+    info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
+    n = info.num_players
+    pool = OpponentPool(["honest"], "uniform")
+    pool.add_snapshot(_policy(info, 1), 10)
+    pool.add_snapshot(_policy(info, 2), 20, "exploiter@1")
+    pool.add_snapshot(_policy(info, 3), 30)  # the newest snapshot: the copies
+    pool.add_snapshot(_policy(info, 4), 40, "exploiter@2")  # the newest exploiter
+    B = 8
+    env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=B, seeds=list(range(B)), exploiter_tables=0.5)
+    exploiter, copy = env._index["exploiter@2"], env._index["snapshot@30"]
+    final = np.zeros((B, n))
+    at_end = np.full(B, -1)
+    step = env.engine.step
+
+    def recording(actions, where):  # each game's last rewards, and whether it was at the exploiter's table
+        out = step(actions, where=where)
+        ended = where & (out[4] | out[5])
+        final[ended] = out[3][ended]
+        at_end[ended] = env._exploiter_seat[ended]
+        return out
+
+    env.engine.step = recording
+    env.reset()
+    tables = others = 0
+    for _ in range(3000):
+        for i in np.flatnonzero(env._exploiter_seat >= 0):  # the line-up of a game at the exploiter's table
+            seat = env._exploiter_seat[i]
+            assert env._plays[i, seat] == exploiter and not env._learns[i, seat]
+            rest = [s for s in range(n) if s != seat and not env._learns[i, s]]
+            assert (env._plays[i, rest] == copy).all()
+        m = env.action_masks()
+        _, rewards, dones, infos = env.step(np.array([np.flatnonzero(row)[0] for row in m]))
+        for i in np.flatnonzero(dones):
+            me, seat = infos[i]["selfplay"]["seat"], at_end[i]
+            assert infos[i]["selfplay"]["reward"] == pytest.approx(final[i, me])  # the game's own, as always
+            if seat >= 0:
+                tables += 1
+                assert rewards[i] == pytest.approx(-final[i, seat] / (n - 1))
+                assert rewards[i] == pytest.approx(np.mean(np.delete(final[i], seat)))
+                assert infos[i]["selfplay"]["opponents"] == []
+            else:
+                others += 1
+                assert rewards[i] == pytest.approx(final[i, me])
+                assert infos[i]["selfplay"]["opponents"]
+    assert tables + others >= 60 and 0.3 < tables / (tables + others) < 0.7, (tables, others)
+
+
+def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships():
+    import bluff_envs
+    from agents.base import GameInfo
+
+    info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
+    pool = OpponentPool(["honest"], "uniform")
+    pool.add_snapshot(_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
+    env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=4, seeds=[1, 2, 3, 4], exploiter_tables=0.9)
+    env.reset()
+    for _ in range(300):
+        assert (env._exploiter_seat == -1).all()
+        env.step(np.array([np.flatnonzero(row)[0] for row in env.action_masks()]))
+    with pytest.raises(ValueError, match="partnership game"):
+        VectorLearnerEnv("tarneeb", {}, ["rule_based"], num_envs=2, seeds=[1, 2], exploiter_tables=0.3)
+    with pytest.raises(ValueError, match="below 1"):
+        VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=2, seeds=[1, 2], exploiter_tables=1.0)
