@@ -244,6 +244,7 @@ class Trainer:
         }
         if c.league.exploiter_tables:  # the vector learner's alone (the config's check)
             settings["exploiter_tables"] = c.league.exploiter_tables
+            settings["exploiter_table_draw"] = c.league.exploiter_table_draw
         return settings
 
     def _make_vec_env(self, seeds: list[int]):

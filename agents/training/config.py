@@ -121,6 +121,8 @@ class LeagueSection:
     # the main agent's newest snapshot in the rest, the main agent rewarded with its copies' mean (minus the
     # exploiter's reward over n - 1; agents/training/vector_learner.py); 0: none
     exploiter_tables: Number(0, 0.95) = 0.0
+    # which exploiter sits there: the newest, or one of all of them alike (the mixture of the best responses so far)
+    exploiter_table_draw: Literal["newest", "all"] = "newest"
 
 
 @dataclass(frozen=True, config=CONFIG)

@@ -15,8 +15,8 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   same optional potential-based shaping; ``terminated`` and ``truncated`` as the game ends;
 * ``exploiter_tables`` s > 0: a share s of the games (once the pool holds a league exploiter and
   a snapshot of the learner) is played at **the exploiter's table**, the line-up the exploit
-  measure plays: the newest league exploiter in one other seat (drawn), the learner's newest
-  snapshot in the rest. There the learner's reward is the mean of its copies' (its own seat's
+  measure plays: the newest league exploiter (``exploiter_table_draw="all"``: one of all the
+  pool's exploiters, alike) in one other seat (drawn), the learner's newest snapshot in the rest. There the learner's reward is the mean of its copies' (its own seat's
   and the snapshots'): in a zero-sum game, minus the exploiter's reward over n − 1, so the
   learner gains what the exploiter loses, as the copies do together. A seat that wins only
   for itself against a table of copies is no defence: a best response needs only one copy
@@ -78,6 +78,7 @@ class VectorLearnerEnv(VecEnv):
         shaping: dict[str, float] | None = None,
         shaping_gamma: float = 1.0,
         exploiter_tables: float = 0.0,
+        exploiter_table_draw: str = "newest",
     ):
         if len(seeds) != num_envs:
             raise ValueError(f"the vector learner env needs one seed per game ({num_envs}), got {len(seeds)}")
@@ -91,6 +92,8 @@ class VectorLearnerEnv(VecEnv):
             raise ValueError(f"partner={partner!r} must be 'self', 'pool' or an agent spec")
         if not 0.0 <= exploiter_tables < 1.0:
             raise ValueError(f"exploiter_tables={exploiter_tables} must be at least 0 and below 1")
+        if exploiter_table_draw not in ("newest", "all"):
+            raise ValueError(f"exploiter_table_draw={exploiter_table_draw!r}; allowed: 'newest' or 'all'")
         if exploiter_tables and any(partners(self.game, s) for s in range(n)):
             raise ValueError(f"exploiter_tables={exploiter_tables} in {game}, a partnership game: its exploiter holds "
                              "a whole side; allowed: 0")
@@ -100,7 +103,7 @@ class VectorLearnerEnv(VecEnv):
         raw.close()
         self.engine = bluff_envs.vector.make(game, num_envs, **options)
         self.seat_rule, self.partner, self.per_seat = seat, partner, per_seat
-        self.exploiter_tables = float(exploiter_tables)
+        self.exploiter_tables, self.exploiter_table_draw = float(exploiter_tables), exploiter_table_draw
         self.seeds = [int(s) for s in seeds]
         self.rng = np.random.default_rng(self.seeds)  # opponent draws and the batched agents' draws
         self._terms = potential_terms(self.game, shaping or {})
@@ -152,8 +155,8 @@ class VectorLearnerEnv(VecEnv):
                             for i, m in enumerate(members) if m.is_table}
             exploiters = [m for m in members if m.is_snapshot and not m.is_learner]
             own = [m for m in members if m.is_learner]
-            # the exploiter's table: (the newest exploiter's agent, the learner's newest snapshot's)
-            self._exploiter_table = (self._index[exploiters[-1].id], self._index[own[-1].id]) \
+            # the exploiter's table: (the exploiters' agents, oldest first; the learner's newest snapshot's)
+            self._exploiter_table = ([self._index[m.id] for m in exploiters], self._index[own[-1].id]) \
                 if exploiters and own else None
         p = np.asarray(payload["probabilities"], np.float64)
         if len(p) != len(self._members) or not (p >= 0).all() or p.sum() <= 0:
@@ -305,14 +308,19 @@ class VectorLearnerEnv(VecEnv):
 
     def _seat_exploiter_tables(self, rows: np.ndarray) -> None:
         """A share ``exploiter_tables`` of the new games ``rows`` at the exploiter's table."""
-        exploiter, copy = self._exploiter_table
+        exploiters, copy = self._exploiter_table
         chosen = self.rng.random(len(rows)) < self.exploiter_tables
         picks = self.rng.random(len(rows))
-        for i, pick in zip(rows[chosen].tolist(), picks[chosen].tolist()):
+        # "newest": the newest exploiter; "all": one of them all, alike (the uniform mixture of the best responses so far)
+        if self.exploiter_table_draw == "all":
+            which = (self.rng.random(len(rows)) * len(exploiters)).astype(np.int64)
+        else:
+            which = np.full(len(rows), len(exploiters) - 1)
+        for i, pick, j in zip(rows[chosen].tolist(), picks[chosen].tolist(), which[chosen].tolist()):
             others = np.flatnonzero(~self._learns[i])
             seat = int(others[int(pick * len(others))])
             self._plays[i, others] = copy
-            self._plays[i, seat] = exploiter
+            self._plays[i, seat] = exploiters[j]
             self._exploiter_seat[i] = seat
             self._met[i] = []
 

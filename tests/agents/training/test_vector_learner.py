@@ -152,10 +152,12 @@ def _policy(info, seed):
                         [np.zeros(16, np.float32), np.zeros(A, np.float32)])
 
 
-def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean():
-    """``exploiter_tables``: about that share of the games seats the newest exploiter in one other
-    seat and the learner's newest snapshot in the rest; there the learner's reward is minus the
-    exploiter's over n - 1 (its copies' mean), elsewhere its own; those games name no member."""
+@pytest.mark.parametrize("draw", ["newest", "all"])
+def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(draw):
+    """``exploiter_tables``: about that share of the games seats the newest exploiter (or, with
+    ``draw="all"``, any of them) in one other seat and the learner's newest snapshot in the rest;
+    there the learner's reward is minus the exploiter's over n - 1 (its copies' mean), elsewhere
+    its own; those games name no member."""
     import bluff_envs
     from agents.base import GameInfo
 
@@ -167,8 +169,11 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean():
     pool.add_snapshot(_policy(info, 3), 30)  # the newest snapshot: the copies
     pool.add_snapshot(_policy(info, 4), 40, "exploiter@2")  # the newest exploiter
     B = 8
-    env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=B, seeds=list(range(B)), exploiter_tables=0.5)
-    exploiter, copy = env._index["exploiter@2"], env._index["snapshot@30"]
+    env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=B, seeds=list(range(B)), exploiter_tables=0.5,
+                           exploiter_table_draw=draw)
+    copy = env._index["snapshot@30"]
+    exploiters = {env._index[e] for e in (["exploiter@1", "exploiter@2"] if draw == "all" else ["exploiter@2"])}
+    seated = set()
     final = np.zeros((B, n))
     at_end = np.full(B, -1)
     step = env.engine.step
@@ -186,7 +191,8 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean():
     for _ in range(3000):
         for i in np.flatnonzero(env._exploiter_seat >= 0):  # the line-up of a game at the exploiter's table
             seat = env._exploiter_seat[i]
-            assert env._plays[i, seat] == exploiter and not env._learns[i, seat]
+            assert env._plays[i, seat] in exploiters and not env._learns[i, seat]
+            seated.add(int(env._plays[i, seat]))
             rest = [s for s in range(n) if s != seat and not env._learns[i, s]]
             assert (env._plays[i, rest] == copy).all()
         m = env.action_masks()
@@ -204,6 +210,7 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean():
                 assert rewards[i] == pytest.approx(final[i, me])
                 assert infos[i]["selfplay"]["opponents"]
     assert tables + others >= 60 and 0.3 < tables / (tables + others) < 0.7, (tables, others)
+    assert seated == exploiters
 
 
 def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships():
@@ -220,5 +227,7 @@ def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships():
         env.step(np.array([np.flatnonzero(row)[0] for row in env.action_masks()]))
     with pytest.raises(ValueError, match="partnership game"):
         VectorLearnerEnv("tarneeb", {}, ["rule_based"], num_envs=2, seeds=[1, 2], exploiter_tables=0.3)
+    with pytest.raises(ValueError, match="'newest' or 'all'"):
+        VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=2, seeds=[1, 2], exploiter_table_draw="oldest")
     with pytest.raises(ValueError, match="below 1"):
         VectorLearnerEnv("seven_spades", {}, ["honest"], num_envs=2, seeds=[1, 2], exploiter_tables=1.0)
