@@ -20,8 +20,8 @@ member the league exploiters play is written there as a small checkpoint (policy
 With ``league.exploiter_tables: s`` (the vector engine, games without partnerships), a share s
 of the main agent's games is played at **the exploiter's table**, the line-up ``bluff exploit``
 measures: the newest exploiter (``league.exploiter_table_draw: all``: one of all the exploiters,
-alike) in one other seat, the main agent's newest snapshot in the rest,
-and the main agent rewarded with its copies' mean, minus the exploiter's reward over n − 1
+alike) in one other seat, the main agent's newest snapshot in the rest, and the main agent
+rewarded with its copies' mean, minus the exploiter's reward over n − 1
 (:mod:`agents.training.vector_learner`). Against a table of copies a best response needs only
 one of them to lose, and a seat that wins for itself lets it; rewarded as the copies together,
 the main agent learns what denies the exploiter, not only what saves its own seat. The

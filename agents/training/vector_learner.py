@@ -16,12 +16,13 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
 * ``exploiter_tables`` s > 0: a share s of the games (once the pool holds a league exploiter and
   a snapshot of the learner) is played at **the exploiter's table**, the line-up the exploit
   measure plays: the newest league exploiter (``exploiter_table_draw="all"``: one of all the
-  pool's exploiters, alike) in one other seat (drawn), the learner's newest snapshot in the rest. There the learner's reward is the mean of its copies' (its own seat's
-  and the snapshots'): in a zero-sum game, minus the exploiter's reward over n − 1, so the
-  learner gains what the exploiter loses, as the copies do together. A seat that wins only
-  for itself against a table of copies is no defence: a best response needs only one copy
-  to lose. These games are not drawn from the pool and count for no member's PFSP score;
-  their ``selfplay`` info adds ``exploiter_table``: the exploiter's seat and reward;
+  pool's exploiters, alike) in one other seat (drawn), the learner's newest snapshot in the
+  rest. There the learner's reward is the mean of its copies' (its own seat's and the
+  snapshots'): in a zero-sum game, minus the exploiter's reward over n − 1, so the learner
+  gains what the exploiter loses, as the copies do together. A seat that wins only for itself
+  against a table of copies is no defence: a best response needs only one copy to lose. These
+  games are not drawn from the pool and count for no member's PFSP score; their ``selfplay``
+  info adds ``exploiter_table``: the exploiter's seat and reward;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
   seats' decisions are its steps), ``"pool"`` draws the partner like an opponent, and an agent
   spec plays it.
