@@ -17,12 +17,12 @@ draws the members the main agent does worst against most often: the main agent m
 beat its exploiters, not only the field. The population lives in ``<run>/league/``: every
 member the league exploiters play is written there as a small checkpoint (policy and metadata).
 
-With ``league.exploiter_tables: s`` (the vector engine, games without partnerships), a share s
+With ``league.exploiter_tables: s`` (games without partnerships), a share s
 of the main agent's games is played at **the exploiter's table**, the line-up ``bluff exploit``
 measures: the newest exploiter (``league.exploiter_table_draw: all``: one of all the exploiters,
 alike) in one other seat, the main agent's newest snapshot in the rest, and the main agent
 rewarded with its copies' mean, minus the exploiter's reward over n − 1
-(:mod:`agents.training.vector_learner`). Against a table of copies a best response needs only
+(:mod:`agents.training.learner_env`). Against a table of copies a best response needs only
 one of them to lose, and a seat that wins for itself lets it; rewarded as the copies together,
 the main agent learns what denies the exploiter, not only what saves its own seat. The
 progress line and ``league/exploiter_table_score`` give the exploiter's score there.

@@ -242,7 +242,7 @@ class Trainer:
             "shaping": c.learner.shaping,
             "shaping_gamma": c.ppo.gamma,
         }
-        if c.league.exploiter_tables:  # the vector learner's alone (the config's check)
+        if c.league.exploiter_tables:
             settings["exploiter_tables"] = c.league.exploiter_tables
             settings["exploiter_table_draw"] = c.league.exploiter_table_draw
         return settings

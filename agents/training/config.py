@@ -119,7 +119,7 @@ class LeagueSection:
     exploiter_teachers: ListOf(AgentSpec) = ()
     # the share of the main agent's games at the exploiter's table: the newest exploiter in one other seat,
     # the main agent's newest snapshot in the rest, the main agent rewarded with its copies' mean (minus the
-    # exploiter's reward over n - 1; agents/training/vector_learner.py); 0: none
+    # exploiter's reward over n - 1; agents/training/learner_env.py); 0: none
     exploiter_tables: Number(0, 0.95) = 0.0
     # which exploiter sits there: the newest, or one of all of them alike (the mixture of the best responses so far)
     exploiter_table_draw: Literal["newest", "all"] = "newest"
@@ -291,14 +291,12 @@ def _average_problems(config: TrainConfig, ok, where: str) -> list[str]:
 
 
 def _exploiter_table_problems(config: TrainConfig, ok, where: str) -> list[str]:
-    """``league.exploiter_tables`` needs exploiters (a league) and the vector learner."""
-    if not ok("league", "engine") or not config.league.exploiter_tables:
+    """``league.exploiter_tables`` needs exploiters (a league)."""
+    if not ok("league") or not config.league.exploiter_tables:
         return []
     key = f"{where}league.exploiter_tables: {config.league.exploiter_tables}"
     if not config.league.every:
         return [f"{key} without exploiters (league.every: 0); allowed: 0, or a league.every above 0"]
-    if config.engine != "vector":
-        return [f"{key} with engine {config.engine!r}; allowed: 0 with the reference engine, or engine 'vector'"]
     return []
 
 

@@ -31,6 +31,19 @@ the learner's own observation, decoded to natural units (``{"hand_sizes[0]": -0.
 which policies are optimal, but rewards progress long before the game's one reward at the end.
 It is off unless asked for; ``info["selfplay"]["reward"]`` is always the game's own reward.
 
+**The exploiter's table** (``exploiter_tables`` s > 0, games without partnerships): once the
+pool holds a league exploiter and a snapshot of the learner, a share s of the games is played at
+the line-up the exploit measure plays: the newest league exploiter (``exploiter_table_draw=
+"all"``: one of all the pool's exploiters, alike) in one other seat, drawn, and the learner's
+newest snapshot in the rest. There the learner is rewarded with the mean of its copies' rewards
+(its own seat's and the snapshots'): in a zero-sum game, minus the exploiter's reward over
+n − 1, so the learner gains what the exploiter loses, as the copies do together. A seat that
+wins only for itself against a table of copies is no defence: a best response needs only one
+copy to lose. These games are not drawn from the pool and name no opponent (no member's PFSP
+score counts them); their ``selfplay`` info adds ``exploiter_table``: the exploiter's seat and
+reward. Once the table can be set, every episode draws two numbers for it (whether, which
+seat), and with ``"all"`` a third (which exploiter); with s = 0 it draws none.
+
 :class:`agents.training.vector_learner.VectorLearnerEnv` is the same environment for many games
 at once on the vector engine (the default of ``bluff train``); the tests hold the two equal
 step for step.
@@ -46,15 +59,28 @@ import numpy as np
 
 import bluff_envs
 from agents.base import GameInfo
-from agents.training.pool import Opponents, table_seats
+from agents.training.pool import Opponents, exploiter_table_members, table_seats
 
 MAX_REDEALS = 100  # deals in a row that end before the learner acts (a misconfigured game)
+EXPLOITER_TABLE_DRAWS = ("newest", "all")
 
 
 def partners(game: GameInfo, seat: int) -> list[int]:
     """The seats that share ``seat``'s reward, other than itself."""
     team = next((t for t in game.teams if seat in t), (seat,))
     return [p for p in team if p != seat]
+
+
+def check_exploiter_tables(game: GameInfo, share: float, draw: str) -> None:
+    """``ValueError`` unless ``share`` of the games at the exploiter's table, drawn by ``draw``,
+    can be played in ``game``."""
+    if not 0.0 <= share < 1.0:
+        raise ValueError(f"exploiter_tables={share} must be at least 0 and below 1")
+    if draw not in EXPLOITER_TABLE_DRAWS:
+        raise ValueError(f"exploiter_table_draw={draw!r}; allowed: 'newest' or 'all'")
+    if share and any(len(team) > 1 for team in game.teams):
+        raise ValueError(f"exploiter_tables={share} in {game.name}, a partnership game: its exploiter holds "
+                         "a whole side; allowed: 0")
 
 
 def potential_terms(game: GameInfo, shaping: dict[str, float]) -> list[tuple[slice, float]]:
@@ -83,6 +109,8 @@ class LearnerEnv(gym.Env):
     seat ``(first_seat + k) % n``) or a fixed seat index. ``per_seat``: draw an opponent for
     each seat (a mixed field) rather than one for all of them.
 
+    ``exploiter_tables``, ``exploiter_table_draw``: the exploiter's table (the module docstring).
+
     ``reset(options=...)`` accepts ``deck`` (a fixed deal, as the games' own ``reset``) and
     ``seat`` (the learner's seat this episode; the rotation goes on from it).
     """
@@ -102,10 +130,14 @@ class LearnerEnv(gym.Env):
         seed: int | None = None,
         shaping: dict[str, float] | None = None,
         shaping_gamma: float = 1.0,
+        exploiter_tables: float = 0.0,
+        exploiter_table_draw: str = "newest",
     ):
         self.raw = bluff_envs.make(game, raw=True, **(options or {}))
         self.game = GameInfo.of(self.raw)
         n = self.game.num_players
+        check_exploiter_tables(self.game, exploiter_tables, exploiter_table_draw)
+        self.exploiter_tables, self.exploiter_table_draw = float(exploiter_tables), exploiter_table_draw
         if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat={seat!r} must be 'rotate' or a seat index from 0 to {n - 1}")
         if not isinstance(partner, str) or not partner:
@@ -157,8 +189,10 @@ class LearnerEnv(gym.Env):
         raw.step(int(action))
         over = self._play_others()
         total = raw._cumulative_rewards[self._learner]  # the learner's reward so far this episode
-        reward = total - self._credited
-        self._credited = total
+        credit = total if self._exploiter is None else \
+            -raw._cumulative_rewards[self._exploiter] / (self.game.num_players - 1)  # its copies' mean
+        reward = credit - self._credited
+        self._credited = credit
         if not over:
             observation = self._observe()
             if self._potential_terms:
@@ -172,6 +206,9 @@ class LearnerEnv(gym.Env):
             "action_mask": self._mask,
             "selfplay": {"seat": self.seat, "reward": float(total), "opponents": self._opponent_ids, "truncated": truncated},
         }
+        if self._exploiter is not None:
+            info["selfplay"]["exploiter_table"] = {"seat": self.agent_names.index(self._exploiter),
+                                                   "reward": float(raw._cumulative_rewards[self._exploiter])}
         observation = raw.view.observation(self.seat)
         return observation, reward, not truncated, truncated, info
 
@@ -223,9 +260,31 @@ class LearnerEnv(gym.Env):
             self._seat_agents[self.agent_names[s]] = self.opponents.agent(member, s)
             ids.append(member.id)
         self._opponent_ids = ids
+        self._exploiter = None  # the exploiter's agent name at its table
+        if self.exploiter_tables:
+            self._seat_exploiter_table(others)
         game_seed, self._first_game_seed = self._first_game_seed, None
         self.raw.reset(seed=game_seed, options=options or None)
         self._credited = 0.0
+
+    def _seat_exploiter_table(self, others: list[int]) -> None:
+        """With probability ``exploiter_tables``, the exploiter's table in ``others``' seats."""
+        members = self.opponents.members
+        table = exploiter_table_members(members)
+        if table is None:
+            return
+        exploiters, copy = table
+        chosen, pick = self.rng.random() < self.exploiter_tables, self.rng.random()
+        # "newest": the newest exploiter; "all": one of them all, alike (the uniform mixture of the best responses so far)
+        which = int(self.rng.random() * len(exploiters)) if self.exploiter_table_draw == "all" else len(exploiters) - 1
+        if not chosen:
+            return
+        seat = others[int(pick * len(others))]
+        for s in others:
+            member = members[exploiters[which]] if s == seat else members[copy]
+            self._seat_agents[self.agent_names[s]] = self.opponents.agent(member, s)
+        self._exploiter = self.agent_names[seat]
+        self._opponent_ids = []
 
     def _play_others(self) -> bool:
         """Let the other seats act until one of the learner's seats must decide; True if the

@@ -94,6 +94,15 @@ def table_seats(opponent_seats: Sequence[int], learner: int, n: int, size: int) 
     return {s: j % size for j, s in enumerate(ordered)}
 
 
+def exploiter_table_members(members: Sequence[Member]) -> tuple[list[int], int] | None:
+    """Who sits at the exploiter's table (see :mod:`agents.training.learner_env`): the indices
+    into ``members`` of the league exploiters, oldest first, and of the learner's newest
+    snapshot; ``None`` until the pool holds both."""
+    exploiters = [i for i, m in enumerate(members) if m.is_snapshot and not m.is_learner]
+    own = [i for i, m in enumerate(members) if m.is_learner]
+    return (exploiters, own[-1]) if exploiters and own else None
+
+
 def score_of(reward: float) -> float:
     """The learner's result in one game as a PFSP score: win 1, draw 0.5, loss 0."""
     return 1.0 if reward > 0 else 0.0 if reward < 0 else 0.5

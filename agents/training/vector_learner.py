@@ -22,7 +22,9 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   gains what the exploiter loses, as the copies do together. A seat that wins only for itself
   against a table of copies is no defence: a best response needs only one copy to lose. These
   games are not drawn from the pool and count for no member's PFSP score; their ``selfplay``
-  info adds ``exploiter_table``: the exploiter's seat and reward;
+  info adds ``exploiter_table``: the exploiter's seat and reward (the reference env does the same;
+  with the option on the two draw in another order, so they are tested against this description
+  apiece rather than step for step);
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
   seats' decisions are its steps), ``"pool"`` draws the partner like an opponent, and an agent
   spec plays it.
@@ -46,8 +48,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 import bluff_envs.vector
 from agents.base import Agent, GameInfo
 from agents.batched import batched_agent, has_batched_form
-from agents.training.learner_env import MAX_REDEALS, partners, potential_terms
-from agents.training.pool import Member, table_seats
+from agents.training.learner_env import MAX_REDEALS, check_exploiter_tables, partners, potential_terms
+from agents.training.pool import Member, exploiter_table_members, table_seats
 
 
 class RowByRow:
@@ -91,13 +93,7 @@ class VectorLearnerEnv(VecEnv):
             raise ValueError(f"seat={seat!r} must be 'rotate' or a seat index from 0 to {n - 1}")
         if not isinstance(partner, str) or not partner:
             raise ValueError(f"partner={partner!r} must be 'self', 'pool' or an agent spec")
-        if not 0.0 <= exploiter_tables < 1.0:
-            raise ValueError(f"exploiter_tables={exploiter_tables} must be at least 0 and below 1")
-        if exploiter_table_draw not in ("newest", "all"):
-            raise ValueError(f"exploiter_table_draw={exploiter_table_draw!r}; allowed: 'newest' or 'all'")
-        if exploiter_tables and any(partners(self.game, s) for s in range(n)):
-            raise ValueError(f"exploiter_tables={exploiter_tables} in {game}, a partnership game: its exploiter holds "
-                             "a whole side; allowed: 0")
+        check_exploiter_tables(self.game, exploiter_tables, exploiter_table_draw)
         name = raw.possible_agents[0]
         self.render_mode = None
         super().__init__(num_envs, raw.observation_space(name)["observation"], raw.action_space(name))
@@ -154,11 +150,10 @@ class VectorLearnerEnv(VecEnv):
             self._member_ids = [m.id for m in members]
             self._tables = {i: [self._agent_for(Member(spec, spec=spec)) for spec in m.table]
                             for i, m in enumerate(members) if m.is_table}
-            exploiters = [m for m in members if m.is_snapshot and not m.is_learner]
-            own = [m for m in members if m.is_learner]
             # the exploiter's table: (the exploiters' agents, oldest first; the learner's newest snapshot's)
-            self._exploiter_table = ([self._index[m.id] for m in exploiters], self._index[own[-1].id]) \
-                if exploiters and own else None
+            table = exploiter_table_members(members)
+            self._exploiter_table = None if table is None else (
+                [self._index[members[i].id] for i in table[0]], self._index[members[table[1]].id])
         p = np.asarray(payload["probabilities"], np.float64)
         if len(p) != len(self._members) or not (p >= 0).all() or p.sum() <= 0:
             raise ValueError(f"opponent probabilities {p.tolist()} do not fit the {len(self._members)} pool members")

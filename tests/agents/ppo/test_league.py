@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agents.ppo import checkpoint
 from agents.ppo.train import Trainer
 from agents.training.config import config_from_dict
@@ -39,14 +41,16 @@ def test_exploiters_of_both_kinds_join_the_pool(tmp_path):
     assert "honest" in second and "sampling: pfsp" in second
 
 
-def test_the_main_agent_plays_at_its_exploiters_table(tmp_path, monkeypatch):
+@pytest.mark.parametrize("engine", ["vector", "reference"])
+def test_the_main_agent_plays_at_its_exploiters_table(tmp_path, monkeypatch, engine):
     """``league.exploiter_tables``: once the first exploiter joins, part of the main agent's
     games seat it with the main agent's copies, and the progress line gives its score there."""
     import agents.ppo.train
 
     monkeypatch.setattr(agents.ppo.train, "PROGRESS_EVERY_S", 0.0)  # a progress line after every rollout
     lines = []
-    config = {**TINY, "league": {"every": 300, "exploiter_steps": 256, "kinds": ["main"], "exploiter_tables": 0.5}}
+    config = {**TINY, "engine": engine, "vec_env": "dummy",
+              "league": {"every": 300, "exploiter_steps": 256, "kinds": ["main"], "exploiter_tables": 0.5}}
     run = tmp_path / "run"
     Trainer(config_from_dict(config), run, resume=False, echo=lines.append).run()
     assert finished(run, 1) and finished(run, 2)

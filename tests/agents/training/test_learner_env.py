@@ -235,3 +235,73 @@ def test_potential_shaping_adds_up_to_the_game_reward_less_the_first_potential()
         done = terminated or truncated
     assert sum(rewards) == pytest.approx(info["selfplay"]["reward"] - start)
     assert any(r != 0 for r in rewards[:-1])  # progress is rewarded before the end
+
+
+def _random_policy(info: GameInfo, seed: int):
+    from agents.ppo.frozen_policy import FrozenPolicy
+
+    rng = np.random.default_rng(seed)
+    d, A = info.layout.size, len(info.action_names)
+    return FrozenPolicy([rng.normal(0, 0.1, (d, 16)).astype(np.float32), rng.normal(0, 0.1, (16, A)).astype(np.float32)],
+                        [np.zeros(16, np.float32), np.zeros(A, np.float32)])
+
+
+@pytest.mark.parametrize("draw", ["newest", "all"])
+def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(draw):
+    """``exploiter_tables`` in the reference env, as in the vector one (tests/agents/training/
+    test_vector_learner.py): about that share of the games seats the newest exploiter (``all``:
+    any of them) in one other seat and the learner's newest snapshot in the rest; there the
+    learner's rewards add up to minus the exploiter's over n - 1, the mean of its copies'."""
+    info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
+    n = info.num_players
+    pool = OpponentPool(["honest"], "uniform")
+    pool.add_snapshot(_random_policy(info, 1), 10)
+    pool.add_snapshot(_random_policy(info, 2), 20, "exploiter@1")
+    pool.add_snapshot(_random_policy(info, 3), 30)  # the newest snapshot: the copies
+    pool.add_snapshot(_random_policy(info, 4), 40, "exploiter@2")  # the newest exploiter
+    env = LearnerEnv("believe_it_or_not", {}, pool.payload(), seed=3, exploiter_tables=0.5, exploiter_table_draw=draw)
+    exploiters = {"exploiter@1", "exploiter@2"} if draw == "all" else {"exploiter@2"}
+    seated, tables, others = set(), 0, 0
+    for _ in range(80):
+        env.reset()
+        lineup = {name: agent.name for name, agent in env._seat_agents.items()}
+        summed, done = 0.0, False
+        while not done:
+            _, reward, terminated, truncated, step_info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            summed += reward
+            done = terminated or truncated
+        final = [env.raw._cumulative_rewards[a] for a in env.agent_names]
+        me, played = step_info["selfplay"]["seat"], step_info["selfplay"]
+        assert played["reward"] == pytest.approx(final[me])  # the game's own, as always
+        if "exploiter_table" in played:
+            tables += 1
+            seat = played["exploiter_table"]["seat"]
+            assert played["exploiter_table"]["reward"] == pytest.approx(final[seat])
+            assert lineup.pop(env.agent_names[seat]) in exploiters
+            seated.add(env._seat_agents[env.agent_names[seat]].name)
+            assert set(lineup.values()) == {"snapshot@30"} and len(lineup) == n - 2
+            assert summed == pytest.approx(-final[seat] / (n - 1))
+            assert summed == pytest.approx(np.mean(np.delete(final, seat)))
+            assert played["opponents"] == []
+        else:
+            others += 1
+            assert summed == pytest.approx(final[me])
+            assert played["opponents"]
+    assert 0.3 < tables / (tables + others) < 0.7, (tables, others)
+    assert seated == exploiters
+
+
+def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships_in_the_reference_env():
+    info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
+    pool = OpponentPool(["honest"], "uniform")
+    pool.add_snapshot(_random_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
+    env = LearnerEnv("believe_it_or_not", {}, pool.payload(), seed=1, exploiter_tables=0.9)
+    for _ in range(10):
+        env.reset()
+        assert env._exploiter is None and {a.name for a in env._seat_agents.values()} <= {"honest", "snapshot@10"}
+    with pytest.raises(ValueError, match="partnership game"):
+        LearnerEnv("tarneeb", {}, ["rule_based"], exploiter_tables=0.3)
+    with pytest.raises(ValueError, match="'newest' or 'all'"):
+        LearnerEnv("seven_spades", {}, ["honest"], exploiter_table_draw="oldest")
+    with pytest.raises(ValueError, match="below 1"):
+        LearnerEnv("seven_spades", {}, ["honest"], exploiter_tables=1.0)
