@@ -1,4 +1,5 @@
-"""Agents by spec string: ``random``, a game's heuristic names, ``ppo:<checkpoint>``.
+"""Agents by spec string: ``random``, a game's heuristic names, ``ppo:<checkpoint>``, and
+``mix:<spec>+<spec>...`` (one of them per game, :mod:`agents.mixture`).
 
 Heuristics register themselves per game with :func:`register`; loaders of learned agents
 (``ppo:``, ``rllib:``) register a prefix with :func:`register_loader`.
@@ -19,6 +20,7 @@ _LOADERS: dict[str, str] = {
     # prefix -> "module:function(spec_rest, game, seed) -> Agent", imported on first use
     "ppo": "agents.ppo.agent:load",
     "rllib": "agents.rllib.agent:load",
+    "mix": "agents.mixture:load",
 }
 HEURISTICS_PACKAGE = "agents.heuristics"  # a game's heuristics: agents.heuristics.<game>, imported on first use
 
@@ -67,6 +69,9 @@ def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
         raise ValueError(f"agent spec must be a non-empty string, not {spec!r}")
     if LABEL in spec:
         base, label = spec.split(LABEL, 1)
+        if spec.startswith("mix:") and "+" in label:
+            raise ValueError(f"agent spec {spec!r}: a member of the mixture has a label; allowed: a label on the "
+                             "whole mixture only (mix:a+b#name)")
         if not base or not label:
             raise ValueError(f"agent spec {spec!r}: a label needs a spec before '#' and a name after it")
         return make_agent(base, game, seed)
@@ -80,6 +85,6 @@ def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
         return RandomAgent(game, seed)
     table = heuristics(game.name)
     if spec not in table:
-        known = ", ".join(["random", *table, *(f"{p}:<path>" for p in _LOADERS)])
+        known = ", ".join(["random", *table, *(f"{p}:<path>" for p in _LOADERS if p != "mix"), "mix:<spec>+<spec>..."])
         raise ValueError(f"unknown agent {spec!r} for {game.name}; agents: {known}")
     return table[spec](game, seed)

@@ -17,7 +17,8 @@ is exactly what it would get as a player:
 In a partnership game (Tarneeb: players 0 and 2 against 1 and 3) the partner seat is, by
 ``partner``: ``"self"``, the learner itself (its current policy decides for both seats, and
 both seats' decisions are training steps; the partnership's reward is counted once), ``"pool"``
-(drawn like an opponent) or a fixed agent spec.
+(drawn like an opponent) or a fixed agent spec. A mixture (``mix:...``, :mod:`agents.mixture`)
+in any seat draws its member anew each game.
 
 :meth:`action_masks` serves MaskablePPO. Every ``info`` also carries the next mask under
 ``"action_mask"`` (see :class:`agents.ppo.vec.MaskFromInfo`, which saves subprocess round
@@ -59,6 +60,7 @@ import numpy as np
 
 import bluff_envs
 from agents.base import GameInfo
+from agents.mixture import MixtureAgent
 from agents.training.pool import Opponents, exploiter_table_members, table_seats
 
 MAX_REDEALS = 100  # deals in a row that end before the learner acts (a misconfigured game)
@@ -263,6 +265,9 @@ class LearnerEnv(gym.Env):
         self._exploiter = None  # the exploiter's agent name at its table
         if self.exploiter_tables:
             self._seat_exploiter_table(others)
+        for agent in self._seat_agents.values():  # a mixture (agents.mixture) draws its member for this game
+            if isinstance(agent, MixtureAgent):
+                agent.seed(int(self.rng.integers(2**63)))
         game_seed, self._first_game_seed = self._first_game_seed, None
         self.raw.reset(seed=game_seed, options=options or None)
         self._credited = 0.0

@@ -25,6 +25,8 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   info adds ``exploiter_table``: the exploiter's seat and reward (the reference env does the same;
   with the option on the two draw in another order, so they are tested against this description
   apiece rather than step for step);
+* a mixture (``mix:...``, :mod:`agents.mixture`) in a seat plays one of its members there, drawn
+  alike for each game and seat;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
   seats' decisions are its steps), ``"pool"`` draws the partner like an opponent, and an agent
   spec plays it.
@@ -49,6 +51,7 @@ import bluff_envs.vector
 from agents.base import Agent, GameInfo
 from agents.batched import batched_agent, has_batched_form
 from agents.training.learner_env import MAX_REDEALS, check_exploiter_tables, partners, potential_terms
+from agents.mixture import is_mixture, members_of
 from agents.training.pool import Member, exploiter_table_members, table_seats
 
 
@@ -61,6 +64,16 @@ class RowByRow:
 
     def act(self, obs: np.ndarray, mask: np.ndarray, u: np.ndarray) -> np.ndarray:
         return np.array([self.agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, mask)], np.int64)
+
+
+class Mixture:
+    """A mixture's place among the agents: never acts, its seats are its members' (drawn)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+        raise RuntimeError(f"{self.name} was seated undrawn")
 
 
 class VectorLearnerEnv(VecEnv):
@@ -107,6 +120,7 @@ class VectorLearnerEnv(VecEnv):
         self.shaping_gamma = float(shaping_gamma)
         B = num_envs
         self._agents: list[Any] = []  # batched agents, by index
+        self._mixtures: dict[int, np.ndarray] = {}  # a mixture's index -> its members' agent indices
         self._index: dict[str, int] = {}  # member id (or partner spec) -> index into _agents
         self._partner_agent = None
         if partner not in ("self", "pool") and any(partners(self.game, s) for s in range(n)):
@@ -164,7 +178,11 @@ class VectorLearnerEnv(VecEnv):
         if member.is_table:
             return -1  # its seats are its specs' agents (self._tables)
         if key not in self._index:
-            if member.agent is not None:
+            if is_mixture(member.spec):  # its members' agents; each seat it sits in draws one per game
+                parts = [self._agent_for(Member(spec, spec=spec)) for spec in members_of(member.spec)]
+                self._mixtures[len(self._agents)] = np.array(parts, np.int64)
+                agent = Mixture(member.spec)
+            elif member.agent is not None:
                 agent = RowByRow(member.agent)
             elif member.is_snapshot:
                 from agents.batched.policy import BatchedPolicy
@@ -295,12 +313,21 @@ class VectorLearnerEnv(VecEnv):
                 self._plays[i, s] = self._members[member]
                 met.append(self._member_ids[member])
             self._met[i] = met
+            if self._mixtures:
+                self._draw_mixtures(i)
         self._exploiter_seat[rows] = -1
         self._exploiter_total[rows] = 0.0
         if self.exploiter_tables and self._exploiter_table is not None:
             self._seat_exploiter_tables(rows)
         self._credited[rows] = 0.0
         self._total[rows] = 0.0
+
+    def _draw_mixtures(self, i: int) -> None:
+        """Game ``i``'s seats held by a mixture: one of its members each, alike."""
+        for s in range(self.game.num_players):
+            parts = self._mixtures.get(int(self._plays[i, s]))
+            if parts is not None:
+                self._plays[i, s] = parts[int(self.rng.random() * len(parts))]
 
     def _seat_exploiter_tables(self, rows: np.ndarray) -> None:
         """A share ``exploiter_tables`` of the new games ``rows`` at the exploiter's table."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from experiments.commands import disk_errors_as_messages, trust_pickle_option
-from experiments.commands.exploit import _game_of, _name_of
+from experiments.commands.exploit import _checkpoint_of, _game_of, _name_of
 
 
 @click.command("robustness")
@@ -50,15 +50,11 @@ def command(agent, game, options_json, deals, seed, earlier, others, out):
 
 
 def _options_of(agent: str) -> dict:
-    from agents.base import play_mode
-    from agents.registry import unlabelled
-
-    spec = unlabelled(agent)
-    if not spec.startswith("ppo:"):
-        return {}
     from agents.ppo import checkpoint
-    from agents.ppo.agent import checkpoint_file
 
-    location = play_mode(spec[len("ppo:"):]).location
-    meta = checkpoint.read_metadata(checkpoint_file(location))
+    try:
+        file = _checkpoint_of(agent)
+    except ValueError:  # no checkpoint names them: the game's defaults
+        return {}
+    meta = checkpoint.read_metadata(file)
     return dict(meta.get("config", {}).get("game", {}).get("options", {}))  # the options it was trained with
