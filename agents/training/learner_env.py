@@ -47,7 +47,8 @@ seat), and with ``"all"`` a third (which exploiter); with s = 0 it draws none.
 
 :class:`agents.training.vector_learner.VectorLearnerEnv` is the same environment for many games
 at once on the vector engine (the default of ``bluff train``); the tests hold the two equal
-step for step.
+step for step. The exploiter's table and mixtures draw in another order in each, so with them
+the two are held to the same description apiece (who sits where, how often, what is credited).
 """
 
 from __future__ import annotations

@@ -22,9 +22,7 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   gains what the exploiter loses, as the copies do together. A seat that wins only for itself
   against a table of copies is no defence: a best response needs only one copy to lose. These
   games are not drawn from the pool and count for no member's PFSP score; their ``selfplay``
-  info adds ``exploiter_table``: the exploiter's seat and reward (the reference env does the same;
-  with the option on the two draw in another order, so they are tested against this description
-  apiece rather than step for step);
+  info adds ``exploiter_table``: the exploiter's seat and reward;
 * a mixture (``mix:...``, :mod:`agents.mixture`) in a seat plays one of its members there, drawn
   alike for each game and seat;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
