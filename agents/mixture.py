@@ -14,7 +14,8 @@ Where the member is drawn:
 * in tournaments (and so evaluations, robustness matrices and exploiters' final evaluations)
   the arena re-seeds every agent before each game (:mod:`agents.arena.match`), and
   :class:`MixtureAgent` draws its member from that seed: a game's record still depends only on
-  its task. A mixture has no batched form, so its tournaments play on the reference engine;
+  its task. On the vector engine (a batched form for every member) the seat is its member's,
+  with the member's seed, game by game (:mod:`agents.arena.vector_match`): the same records;
 * in training, a pool member ``mix:...`` (an exploiter's target, a fixed opponent, a table's
   seat) draws one of its members for each seat it is drawn for, every game: the reference
   learner env re-seeds its mixtures each deal, the vector one draws among its members' batched
@@ -53,6 +54,12 @@ def members_of(spec: str) -> list[str]:
     return members
 
 
+def member_and_seed(count: int, seed: int | None) -> tuple[int, int]:
+    """The member a mixture of ``count`` plays for ``seed``, and the seed that member gets."""
+    rng = np.random.default_rng(seed)
+    return int(rng.integers(count)), int(rng.integers(2**63))
+
+
 class MixtureAgent(Agent):
     """One of ``members`` for each game, drawn (alike) when the agent is seeded."""
 
@@ -68,9 +75,9 @@ class MixtureAgent(Agent):
     def seed(self, seed: int | None) -> None:
         """A new game: a member drawn from ``seed``, and seeded from it."""
         self.rng = np.random.default_rng(seed)
-        self.index = int(self.rng.integers(len(self.agents)))
+        self.index, member_seed = member_and_seed(len(self.agents), seed)
         self.playing = self.agents[self.index]
-        self.playing.seed(int(self.rng.integers(2**63)))
+        self.playing.seed(member_seed)
 
     def act(self, observation, view=None) -> int:
         return self.playing.act(observation, view)

@@ -11,6 +11,9 @@
   every reference agent draws it (``act`` = ``decide(observation, rng.random())``), so the
   batched agent, given the same observation and draw, takes the same action.
 
+A mixture (``mix:...``, :mod:`agents.mixture`) plays its seat as the member its agent seed draws,
+with the seed the member gets from it, as :class:`~agents.mixture.MixtureAgent` does.
+
 The games stream through a fixed number of slots: a slot whose game ends takes the next task,
 so the batch stays full until the last games. :func:`can_play` says whether a batch can be
 played this way (a vector engine for its game, a batched form for every agent).
@@ -27,6 +30,7 @@ import numpy as np
 import bluff_envs
 from agents.arena.schedule import GameTask
 from agents.base import GameInfo
+from agents.mixture import is_mixture, member_and_seed, members_of
 from agents.batched import batched_agent, has_batched_form
 from agents.registry import unlabelled
 from bluff_envs.cards import card_str
@@ -38,12 +42,19 @@ DRAWS = 64  # draws taken ahead from a seat's generator at a time (the same stre
 MAX_DECISIONS = 10**6  # per game, as the reference's safety net
 
 
+def batched(spec: str, game: str) -> bool:
+    """Whether ``spec`` can play here: a batched form, or a mixture of agents that have one."""
+    if is_mixture(unlabelled(spec)):
+        return all(has_batched_form(member, game) for member in members_of(unlabelled(spec)))
+    return has_batched_form(spec, game)
+
+
 def can_play(tasks: Sequence[GameTask]) -> bool:
     """Whether every task's game has a vector engine and every agent a batched form."""
     from bluff_envs.vector import ENGINES
 
     return bool(tasks) and all(
-        game_key(t.game) in ENGINES and all(has_batched_form(spec, game_key(t.game)) for spec in t.seats) for t in tasks
+        game_key(t.game) in ENGINES and all(batched(spec, game_key(t.game)) for spec in t.seats) for t in tasks
     )
 
 
@@ -54,7 +65,7 @@ def why_not(tasks: Sequence[GameTask]) -> str:
     for t in tasks:
         if game_key(t.game) not in ENGINES:
             return f"{t.game} has no vector engine (engines: {', '.join(ENGINES)})"
-        lacking = [spec for spec in t.seats if not has_batched_form(spec, game_key(t.game))]
+        lacking = [spec for spec in t.seats if not batched(spec, game_key(t.game))]
         if lacking:
             return (f"agent {lacking[0]!r} has no batched form for {t.game} (batched: random, the heuristics with "
                     "kernels, ppo:<checkpoint>); use engine 'auto' or 'reference'")
@@ -131,9 +142,19 @@ def _play_group(tasks: list[GameTask], table: VectorTable) -> list[GameRecord]:
     venv = table.engine(tasks[0], width)
     env = table.env(tasks[0])
     n = venv.num_players
-    specs = sorted({s for t in tasks for s in t.seats})
+    seated = {unlabelled(s) for t in tasks for s in t.seats}
+    mixtures = {s: members_of(s) for s in seated if is_mixture(s)}
+    specs = sorted((seated - set(mixtures)) | {m for members in mixtures.values() for m in members})
     agents = [table.agent(tasks[0], spec) for spec in specs]
     spec_index = {spec: k for k, spec in enumerate(specs)}
+
+    def seat_up(spec: str, seed: int) -> tuple[int, np.random.Generator]:
+        """The agent playing a seat of ``spec`` with ``seed``, and its generator."""
+        members = mixtures.get(unlabelled(spec))
+        if members is None:
+            return spec_index[unlabelled(spec)], np.random.default_rng(seed)
+        member, member_seed = member_and_seed(len(members), seed)
+        return spec_index[members[member]], np.random.default_rng(member_seed)
     queue = iter(enumerate(tasks))
     slots: list[_Game | None] = [None] * width
     plays = np.zeros((width, n), np.int64)  # the agent (index into agents) at every seat
@@ -147,8 +168,9 @@ def _play_group(tasks: list[GameTask], table: VectorTable) -> list[GameRecord]:
     def place(i: int, k: int, task: GameTask) -> _Game:
         game = _Game(k, task, deck_ids_for(env, task.deal_seed))
         slots[i] = game
-        plays[i] = [spec_index[s] for s in task.seats]
-        rngs[i] = [np.random.default_rng(seed) for seed in task.agent_seeds]
+        seats = [seat_up(spec, seed) for spec, seed in zip(task.seats, task.agent_seeds)]
+        plays[i] = [agent for agent, _ in seats]
+        rngs[i] = [rng for _, rng in seats]
         for seat, rng in enumerate(rngs[i]):
             ahead[i, seat] = rng.random(DRAWS)
         used[i] = 0

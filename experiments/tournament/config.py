@@ -243,7 +243,8 @@ def validate_tournament(data: Any, *, check: bool = True, where: str = "", untra
 
 def engine_problems(file, key: str) -> list[str]:
     """``engine: vector`` needs a vector engine for the game and a batched form of every agent."""
-    from agents.batched import batched_specs, has_batched_form
+    from agents.arena.vector_match import batched
+    from agents.batched import batched_specs
     from bluff_envs.registry import game_key
     from bluff_envs.vector import ENGINES
 
@@ -251,10 +252,11 @@ def engine_problems(file, key: str) -> list[str]:
     if game not in ENGINES:
         return [f"{key}: 'vector', but {file.game} has no vector engine; allowed: auto, reference"]
     specs = [*file.agents, *file.challenger, *file.field, *(s for lineup in file.lineups for s in lineup)]
-    lacking = sorted({s for s in specs if not has_batched_form(s, game)})
+    lacking = sorted({s for s in specs if not batched(s, game)})
     if lacking:
         return [f"{key}: 'vector', but {', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'} no batched form; "
-                f"allowed: auto or reference, or agents with one ({', '.join(batched_specs(game))}, ppo:<checkpoint>)"]
+                f"allowed: auto or reference, or agents with one ({', '.join(batched_specs(game))}, ppo:<checkpoint>, "
+                "mixtures of them)"]
     return []
 
 

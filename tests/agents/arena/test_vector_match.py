@@ -78,3 +78,22 @@ def test_an_agent_without_a_batched_form_keeps_auto_on_the_reference_engine(tmp_
     assert not match.on_vector_engine(other)
     with pytest.raises(ValueError, match="engine 'vector': agent 'rllib:nowhere' has no batched form"):
         match.on_vector_engine([dataclasses.replace(t, engine="vector") for t in other])
+
+
+@pytest.mark.parametrize("game, options", [pytest.param("believe_it_or_not", {}, id="believe_it_or_not"),
+                                           pytest.param("tarneeb", {}, id="tarneeb")])
+def test_mixtures_play_the_reference_games_on_the_vector_engine(game, options):
+    """A mixture's seat is its member's, drawn from the agent seed, game by game, as
+    ``MixtureAgent`` plays it; labelled copies of a mixture draw apart."""
+    n = bluff_envs.make(game, raw=True, **options).unwrapped.game.num_players
+    specs = batched_specs(game)
+    mix = "mix:" + "+".join(specs[:3])
+    lineup = (mix, f"{mix}#copy", *specs[: n - 2])
+    tasks = schedule(game, options, [lineup], 6 if game == "tarneeb" else 3, 5, "rotations", "reference")
+    assert vector_match.can_play(tasks)
+    from agents.mixture import member_and_seed
+
+    drawn = {member_and_seed(3, seed)[0] for t in tasks for spec, seed in zip(t.seats, t.agent_seeds) if spec.startswith("mix:")}
+    assert len(drawn) == 3  # every member plays somewhere
+    reference = lines(tasks)
+    assert lines([dataclasses.replace(t, engine="vector") for t in tasks], slots=3) == reference
