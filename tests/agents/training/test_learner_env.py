@@ -9,6 +9,7 @@ import bluff_envs
 from agents.base import Agent, GameInfo
 from agents.training.learner_env import LearnerEnv
 from agents.training.pool import OpponentPool
+from tests.agents.training.league_pool import league_pool, random_policy
 from tests.agents.training.scripted import Script, ScriptedAgent, play_learner, stock
 from bluff_envs.records import deck_for
 from tests.helpers import deck_of
@@ -237,15 +238,6 @@ def test_potential_shaping_adds_up_to_the_game_reward_less_the_first_potential()
     assert any(r != 0 for r in rewards[:-1])  # progress is rewarded before the end
 
 
-def _random_policy(info: GameInfo, seed: int):
-    from agents.ppo.frozen_policy import FrozenPolicy
-
-    rng = np.random.default_rng(seed)
-    d, A = info.layout.size, len(info.action_names)
-    return FrozenPolicy([rng.normal(0, 0.1, (d, 16)).astype(np.float32), rng.normal(0, 0.1, (16, A)).astype(np.float32)],
-                        [np.zeros(16, np.float32), np.zeros(A, np.float32)])
-
-
 @pytest.mark.parametrize("draw", ["newest", "all"])
 def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(draw):
     """``exploiter_tables`` in the reference env, as in the vector one (tests/agents/training/
@@ -254,11 +246,7 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(dr
     learner's rewards add up to minus the exploiter's over n - 1, the mean of its copies'."""
     info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
     n = info.num_players
-    pool = OpponentPool(["honest"], "uniform")
-    pool.add_snapshot(_random_policy(info, 1), 10)
-    pool.add_snapshot(_random_policy(info, 2), 20, "exploiter@1")
-    pool.add_snapshot(_random_policy(info, 3), 30)  # the newest snapshot: the copies
-    pool.add_snapshot(_random_policy(info, 4), 40, "exploiter@2")  # the newest exploiter
+    pool = league_pool(info)
     env = LearnerEnv("believe_it_or_not", {}, pool.payload(), seed=3, exploiter_tables=0.5, exploiter_table_draw=draw)
     exploiters = {"exploiter@1", "exploiter@2"} if draw == "all" else {"exploiter@2"}
     seated, tables, others = set(), 0, 0
@@ -294,7 +282,7 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(dr
 def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships_in_the_reference_env():
     info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
     pool = OpponentPool(["honest"], "uniform")
-    pool.add_snapshot(_random_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
+    pool.add_snapshot(random_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
     env = LearnerEnv("believe_it_or_not", {}, pool.payload(), seed=1, exploiter_tables=0.9)
     for _ in range(10):
         env.reset()

@@ -18,6 +18,7 @@ from agents.batched import has_batched_form
 from agents.ppo.vec import make_vec_env
 from agents.training.pool import Member, OpponentPool, table_member
 from agents.training.vector_learner import VectorLearnerEnv
+from tests.agents.training.league_pool import league_pool, random_policy
 
 CASES = [
     pytest.param("believe_it_or_not", {}, "counter", {}, {}, id="bion"),
@@ -143,15 +144,6 @@ def test_bad_settings_and_illegal_actions_are_refused():
         env.step(illegal)
 
 
-def _policy(info, seed):
-    from agents.ppo.frozen_policy import FrozenPolicy
-
-    rng = np.random.default_rng(seed)
-    d, A = info.layout.size, len(info.action_names)
-    return FrozenPolicy([rng.normal(0, 0.1, (d, 16)).astype(np.float32), rng.normal(0, 0.1, (16, A)).astype(np.float32)],
-                        [np.zeros(16, np.float32), np.zeros(A, np.float32)])
-
-
 @pytest.mark.parametrize("draw", ["newest", "all"])
 def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(draw):
     """``exploiter_tables``: about that share of the games seats the newest exploiter (or, with
@@ -163,11 +155,7 @@ def test_at_the_exploiters_table_the_learner_is_rewarded_with_its_copies_mean(dr
 
     info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
     n = info.num_players
-    pool = OpponentPool(["honest"], "uniform")
-    pool.add_snapshot(_policy(info, 1), 10)
-    pool.add_snapshot(_policy(info, 2), 20, "exploiter@1")
-    pool.add_snapshot(_policy(info, 3), 30)  # the newest snapshot: the copies
-    pool.add_snapshot(_policy(info, 4), 40, "exploiter@2")  # the newest exploiter
+    pool = league_pool(info)
     B = 8
     env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=B, seeds=list(range(B)), exploiter_tables=0.5,
                            exploiter_table_draw=draw)
@@ -219,7 +207,7 @@ def test_exploiter_tables_wait_for_an_exploiter_and_refuse_partnerships():
 
     info = GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True))
     pool = OpponentPool(["honest"], "uniform")
-    pool.add_snapshot(_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
+    pool.add_snapshot(random_policy(info, 1), 10)  # no exploiter yet: every game is drawn from the pool
     env = VectorLearnerEnv("believe_it_or_not", {}, pool.payload(), num_envs=4, seeds=[1, 2, 3, 4], exploiter_tables=0.9)
     env.reset()
     for _ in range(300):
