@@ -135,11 +135,12 @@ class Trainer:
             meta = checkpoint.read_metadata(self.resume_from)
             steps_done = meta["num_timesteps"]
             self._load_pool(self.resume_from)
-        if steps_done >= c.total_steps:
+        trained = steps_done >= c.total_steps
+        if trained and (self.run_dir / "result.json").exists():
             self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
             return self._final_agent(self.resume_from)
         stale = self.run_dir / checkpoint.CHECKPOINTS / checkpoint.AVERAGE
-        if stale.exists():  # the mean of checkpoints this session goes beyond
+        if stale.exists() and not trained:  # the mean of checkpoints this session goes beyond
             stale.unlink()
             self.say(f"removed {stale.name}, an average of fewer steps than the run will have")
         env_seeds = self.seeds.envs(steps_done, c.num_envs)  # a resumed run deals new games
@@ -164,9 +165,13 @@ class Trainer:
                 model.logger.dump(model.num_timesteps)  # logged at step 0, not at the first rollout's end
             callback = SelfPlayCallback(self)
             started, steps_before = time.perf_counter(), model.num_timesteps
+            self.learn_seconds = self.learn_steps = 0
+            if trained:  # stopped between its last checkpoint and its result: only the final evaluation is left
+                self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; the final evaluation is left")
             try:
                 with self._stop_on_interrupt():
-                    model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
+                    if not trained:
+                        model.learn(c.total_steps - model.num_timesteps, callback=callback, reset_num_timesteps=False)
                 if self.stop_requested:
                     raise KeyboardInterrupt
                 self.learn_seconds = time.perf_counter() - started
@@ -179,7 +184,7 @@ class Trainer:
                 self.say(f"interrupted; saved {path.name} at step {model.num_timesteps:,} (the last rollout's end); "
                          "continue with --resume")
                 raise
-            final = self._final_agent(self.save(model))
+            final = self._final_agent(self.resume_from if trained else self.save(model))
             result = self.evaluate(model, final=True, agent=final)
             model.logger.dump(model.num_timesteps)
             self._write_result(final, model.num_timesteps, result)
@@ -406,7 +411,7 @@ class Trainer:
             "steps": steps,
             "finished": _now(),
             "learn_seconds_this_session": round(self.learn_seconds, 1),
-            "steps_per_second_this_session": round(self.learn_steps / self.learn_seconds, 1),
+            "steps_per_second_this_session": round(self.learn_steps / self.learn_seconds, 1) if self.learn_steps else None,
             "eval": result.to_dict(),
         }
         (self.run_dir / "result.json").write_text(json.dumps(summary, indent=2))

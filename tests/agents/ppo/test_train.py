@@ -163,6 +163,16 @@ def test_average_last_makes_the_mean_of_the_newest_checkpoints_the_runs_agent(tm
         in (run_dir / "train.log").read_text()
     # a finished run resumed does nothing and names the same agent; extended, it averages its newest again
     assert Trainer(config, run_dir, resume=True, echo=lambda line: None).run() == final
+    # stopped after its last checkpoint, before its result: resumed, it plays the same final evaluation
+    result = json.loads((run_dir / "result.json").read_text())
+    (run_dir / "result.json").unlink()
+    lines = []
+    assert Trainer(config, run_dir, resume=True, echo=lines.append).run() == final
+    assert "already trained 2,048 of 2,048 steps; the final evaluation is left" in lines
+    again = json.loads((run_dir / "result.json").read_text())
+    assert again["eval"] == result["eval"] and again["checkpoint"] == str(final) and again["steps"] == 2048
+    assert [c["num_timesteps"] for c in map(checkpoint.read_metadata, sorted(final.parent.glob("step_*.zip")))] == [
+        1024, 1536, 2048]  # no checkpoint written or pruned
     longer = config.replace(total_steps=2560)
     lines = []
     assert Trainer(longer, run_dir, resume=True, echo=lines.append).run() == final
