@@ -30,8 +30,8 @@ import numpy as np
 import bluff_envs
 from agents.arena.schedule import GameTask
 from agents.base import GameInfo
-from agents.mixture import is_mixture, member_and_seed, members_of
 from agents.batched import batched_agent, has_batched_form
+from agents.mixture import is_mixture, member_and_seed, members_of
 from agents.registry import unlabelled
 from bluff_envs.cards import card_str
 from bluff_envs.records import GameRecord, deck_ids_for
@@ -45,7 +45,10 @@ MAX_DECISIONS = 10**6  # per game, as the reference's safety net
 def batched(spec: str, game: str) -> bool:
     """Whether ``spec`` can play here: a batched form, or a mixture of agents that have one."""
     if is_mixture(unlabelled(spec)):
-        return all(has_batched_form(member, game) for member in members_of(unlabelled(spec)))
+        try:
+            return all(has_batched_form(member, game) for member in members_of(unlabelled(spec)))
+        except ValueError:  # not a mixture as written: the agent's own check says why
+            return False
     return has_batched_form(spec, game)
 
 
@@ -68,7 +71,7 @@ def why_not(tasks: Sequence[GameTask]) -> str:
         lacking = [spec for spec in t.seats if not batched(spec, game_key(t.game))]
         if lacking:
             return (f"agent {lacking[0]!r} has no batched form for {t.game} (batched: random, the heuristics with "
-                    "kernels, ppo:<checkpoint>); use engine 'auto' or 'reference'")
+                    "kernels, ppo:<checkpoint>, mixtures of them); use engine 'auto' or 'reference'")
     return "no games to play" if not tasks else "nothing (they can be played)"
 
 
@@ -155,6 +158,7 @@ def _play_group(tasks: list[GameTask], table: VectorTable) -> list[GameRecord]:
             return spec_index[unlabelled(spec)], np.random.default_rng(seed)
         member, member_seed = member_and_seed(len(members), seed)
         return spec_index[members[member]], np.random.default_rng(member_seed)
+
     queue = iter(enumerate(tasks))
     slots: list[_Game | None] = [None] * width
     plays = np.zeros((width, n), np.int64)  # the agent (index into agents) at every seat

@@ -48,8 +48,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 import bluff_envs.vector
 from agents.base import Agent, GameInfo
 from agents.batched import batched_agent, has_batched_form
-from agents.training.learner_env import MAX_REDEALS, check_exploiter_tables, partners, potential_terms
 from agents.mixture import is_mixture, members_of
+from agents.training.learner_env import MAX_REDEALS, check_exploiter_tables, partners, potential_terms
 from agents.training.pool import Member, exploiter_table_members, table_seats
 
 
