@@ -8,6 +8,7 @@ drawn once plays consistently all game, and an opponent who cannot tell which on
 must answer them all at once. ``mix:A+B+C`` plays A, B or C alike; repeat a spec to weight it
 (``mix:A+A+B``: A in two games of three). Members are any specs but mixtures, without labels
 (label the mixture: ``mix:A+B#name``); ``+`` separates them, so it cannot appear in a member.
+``mix:zoo/<name>`` plays a mixture entry of the zoo (:mod:`agents.ppo.zoo`).
 
 Where the member is drawn:
 
@@ -30,6 +31,7 @@ from agents.base import Agent, GameInfo
 
 MIX = "mix:"
 SEPARATOR = "+"
+ZOO = "zoo/"  # mix:zoo/<name>: a mixture entry of the zoo (agents.ppo.zoo)
 
 
 def is_mixture(spec: str | None) -> bool:
@@ -41,6 +43,10 @@ def members_of(spec: str) -> list[str]:
     from agents.registry import LABEL
 
     rest = spec[len(MIX):] if is_mixture(spec) else spec
+    if rest.startswith(ZOO) and SEPARATOR not in rest:  # a mixture entry of the zoo
+        from agents.ppo import zoo
+
+        return zoo.mixture_members(rest[len(ZOO):])
     members = rest.split(SEPARATOR)
     if not rest or any(not m for m in members):
         raise ValueError(f"agent spec {spec!r}: a mixture is mix:<spec>+<spec>+..., with no empty member "

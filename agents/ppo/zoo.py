@@ -13,12 +13,21 @@ list`` shows them; ``python -m agents.ppo.zoo table`` prints the results table o
 built from the entries alone;
 ``python -m agents.ppo.zoo_evaluation NAME…`` plays an entry's final evaluation again
 (:mod:`agents.ppo.zoo_evaluation`).
+
+A **mixture entry** (:mod:`agents.mixture`: one member drawn per game) is
+``zoo/mixtures/<name>.json`` (the same fields, with its ``members``) and its members' stripped
+checkpoints in ``zoo/mixtures/<name>/``; it plays as ``mix:zoo/<name>``.
+``python -m agents.ppo.zoo add-mixture NAME SOURCE SOURCE... [--robustness FILE] [--exploit FILE]
+[--commit SHA] [--recipe FILE]`` adds one; ``python -m agents.ppo.zoo_evaluation NAME --like
+OTHER`` gives it a final evaluation on another entry's deals; ``exploit``, ``list`` and
+``table`` take both kinds.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import subprocess
 import zipfile
@@ -30,6 +39,7 @@ from agents.training.exploit_results import first_start, interval_text, run_name
 
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
+MIXTURES = "mixtures"  # zoo/mixtures/<name>.json, and its members in zoo/mixtures/<name>/
 
 
 def location(spec_path: str) -> str:
@@ -47,14 +57,76 @@ def location(spec_path: str) -> str:
 
 
 def info(path: Path) -> dict[str, Any]:
-    """An entry's ``zoo.json``."""
+    """An entry's ``zoo.json`` (a mixture entry: its file)."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text())
     return json.loads(checkpoint.read_extra(path, "zoo.json"))
+
+
+def entries() -> list[Path]:
+    """Every entry's file: the checkpoints, then the mixtures."""
+    return [*sorted(ZOO.glob("*.zip")), *sorted((ZOO / MIXTURES).glob("*.json"))]
+
+
+def entry_file(name: str) -> Path:
+    """Entry ``name``'s file, a checkpoint's or a mixture's; ``ValueError`` if there is none."""
+    mixture = ZOO / MIXTURES / f"{name}.json"
+    if _good_name(name) and mixture.is_file() and not (ZOO / f"{name}.zip").exists():
+        return mixture
+    return Path(location(PREFIX + name))
+
+
+def spec_of(path: Path) -> str:
+    """How the entry at ``path`` plays: ``ppo:zoo/<name>`` or ``mix:zoo/<name>``."""
+    return f"{'mix' if path.suffix == '.json' else 'ppo'}:{PREFIX}{path.stem}"
+
+
+def mixture_members(name: str) -> list[str]:
+    """The member specs of mixture entry ``name`` (``mix:zoo/<name>``)."""
+    path = ZOO / MIXTURES / f"{name}.json"
+    if not _good_name(name) or not path.is_file():
+        known = ", ".join(p.stem for p in sorted((ZOO / MIXTURES).glob("*.json"))) or "none"
+        raise ValueError(f"no zoo mixture {name!r} (in {ZOO / MIXTURES}); mixtures: {known}")
+    return [f"ppo:{path.parent / name / member['file']}" for member in info(path)["members"]]
+
+
+def add_mixture(sources: list[str | Path], name: str, extras: dict[str, Any] | None = None,
+                commit: str | None = None) -> Path:
+    """Mixture entry ``name`` of the checkpoints ``sources`` (alike; one of them per game), each
+    stripped into ``zoo/mixtures/<name>/``; its seed and steps are those of the last source."""
+    if not _good_name(name):
+        raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")
+    if len(sources) < 2:
+        raise ValueError(f"a mixture entry needs two checkpoints or more, not {len(sources)}")
+    paths = [checkpoint.resolve(s) for s in sources]
+    metas = [checkpoint.read_metadata(p) for p in paths]
+    games = {(m["game"], json.dumps(m.get("config", {}).get("game", {}).get("options", {}), sort_keys=True)) for m in metas}
+    if len(games) > 1:
+        raise ValueError(f"the checkpoints of a mixture play one game with one set of options, not {sorted(games)}")
+    folder = ZOO / MIXTURES / name
+    folder.mkdir(parents=True, exist_ok=True)
+    members = []
+    for k, (path, meta) in enumerate(zip(paths, metas)):
+        file = f"{k}_{path.stem}.zip"
+        _write(folder / file, path, {"member_of": name, "source": str(path), "steps": meta["num_timesteps"]})
+        members.append({"file": file, "source": str(path), "steps": meta["num_timesteps"],
+                        "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
+    entry = {"name": name, "game": metas[-1]["game"], "seed": metas[-1].get("config", {}).get("seed"),
+             "steps": metas[-1]["num_timesteps"], "commit": commit or _commit(), "source": [str(p) for p in paths],
+             "members": members, "final_eval": None, **(extras or {})}
+    out = ZOO / MIXTURES / f"{name}.json"
+    rewrite(out, entry)
+    return out
+
+
+def _good_name(name: str) -> bool:
+    return bool(name) and all(c.isalnum() or c in "_-" for c in name)
 
 
 def add(source: str | Path, name: str, extras: dict[str, Any] | None = None, commit: str | None = None) -> Path:
     """Strip the checkpoint ``source`` (or a run directory's final agent) into ``zoo/<name>.zip``;
     ``commit``: the code it was trained with (default: the repository's HEAD now)."""
-    if not name or not all(c.isalnum() or c in "_-" for c in name):
+    if not _good_name(name):
         raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")
     path = checkpoint.resolve(source)
     meta = checkpoint.read_metadata(path)
@@ -81,7 +153,7 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
     another start) to entry ``name``'s, and summarize them again: the entry's exploitability is
     then the largest start's mean edge over all of them. Refused for another game, another
     budget, or a run name the entry already holds."""
-    path = Path(location(PREFIX + name))
+    path = entry_file(name)
     runs_given = summary.get("runs") if isinstance(summary, dict) else None
     if not isinstance(runs_given, dict) or not all(isinstance(r, dict) and {"against", "seed", "edge"} <= set(r)
                                                    for r in runs_given.values()):
@@ -90,7 +162,7 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
     entry = info(path)
     had = entry.get("exploit")
     # an entry without exploiters takes the file's: its starts, its naming
-    before = had or {"agent": f"ppo:zoo/{name}", "game": entry["game"], "steps": summary.get("steps"),
+    before = had or {"agent": spec_of(path), "game": entry["game"], "steps": summary.get("steps"),
                      "field": summary.get("field"), "starts": list(summary.get("starts") or []), "runs": {}}
     if summary.get("game") != entry["game"] or summary.get("steps") != before.get("steps"):
         raise ValueError(f"exploiters of {summary.get('game')} with {summary.get('steps')} steps cannot join entry "
@@ -116,7 +188,12 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
 
 
 def rewrite(path: Path, entry: dict[str, Any]) -> None:
-    """Replace the entry's ``zoo.json``, keeping its checkpoint parts as they are."""
+    """Replace the entry's ``zoo.json`` (a mixture's file), keeping its checkpoint parts as they are."""
+    if path.suffix == ".json":  # written beside it and moved into place, as a checkpoint entry
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(entry, indent=2) + "\n")
+        tmp.replace(path)
+        return
     _write(path, path, entry)
 
 
@@ -139,15 +216,15 @@ TABLE_HEADER = (
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
 
 
-def table(entries: list[Path] | None = None) -> str:
-    """The results table of every entry (or ``entries``), one row each, from its ``zoo.json``:
+def table(paths: list[Path] | None = None) -> str:
+    """The results table of every entry (or those at ``paths``), one row each, from its ``zoo.json``:
     the final evaluation against the recipe's heuristic field (Wilson 95 % interval), the
     robustness matrix (fields where it holds up, the worst field), the exploiters' mean edge
     over parity against the agent and against the heuristic field, and the accuracy of its
     uncertain challenges against the base rate of bluffs among those claims."""
     rows = []
-    for path in sorted(entries if entries is not None else ZOO.glob("*.zip")):
-        rows.append(_row(path.stem, info(path)))
+    for path in (paths if paths is not None else entries()):
+        rows.append(_row(path.stem if path.suffix == ".zip" else spec_of(path), info(path)))
     return TABLE_HEADER + "".join(rows)
 
 
@@ -212,6 +289,13 @@ def main() -> None:
     adding.add_argument("--exploit", type=Path, help="an exploit.json to keep with it")
     adding.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
     adding.add_argument("--recipe", type=Path, help="the training config it comes from (e.g. experiments/train/<x>.yaml)")
+    mixing = sub.add_parser("add-mixture", help="add or replace a mixture entry: one of its checkpoints per game")
+    mixing.add_argument("name")
+    mixing.add_argument("sources", nargs="+", help="two checkpoints or more (or run directories)")
+    for option, text in (("--robustness", "a robustness.json to keep with it"), ("--exploit", "an exploit.json to keep with it")):
+        mixing.add_argument(option, type=Path, help=text)
+    mixing.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
+    mixing.add_argument("--recipe", type=Path, help="the training config it comes from")
     joining = sub.add_parser("exploit", help="add the exploiters of an exploit.json (e.g. another start) to an entry's")
     joining.add_argument("name")
     joining.add_argument("exploit", type=Path)
@@ -224,27 +308,33 @@ def main() -> None:
         parser.exit(1, f"error: {error}\n")
 
 
+def _extras(args: argparse.Namespace) -> dict[str, Any]:
+    extras = {}
+    if args.robustness:
+        extras["robustness"] = json.loads(args.robustness.read_text())
+    if args.exploit:
+        extras["exploit"] = json.loads(args.exploit.read_text())
+    if args.recipe:
+        if not args.recipe.is_file():
+            raise ValueError(f"--recipe {args.recipe}: no such file")
+        extras["recipe"] = args.recipe.as_posix()
+    return extras
+
+
 def _run(args: argparse.Namespace) -> None:
     if args.command == "add":
-        extras = {}
-        if args.robustness:
-            extras["robustness"] = json.loads(args.robustness.read_text())
-        if args.exploit:
-            extras["exploit"] = json.loads(args.exploit.read_text())
-        if args.recipe:
-            if not args.recipe.is_file():
-                raise ValueError(f"--recipe {args.recipe}: no such file")
-            extras["recipe"] = args.recipe.as_posix()
-        print(add(args.source, args.name, extras, args.commit))
+        print(add(args.source, args.name, _extras(args), args.commit))
     elif args.command == "exploit":
         print(add_exploiters(args.name, json.loads(args.exploit.read_text())))
     elif args.command == "table":
         print(table(), end="")
+    elif args.command == "add-mixture":
+        print(add_mixture(args.sources, args.name, _extras(args), args.commit))
     else:
-        for path in sorted(ZOO.glob("*.zip")):
+        for path in entries():
             entry = info(path)
             final = entry.get("final_eval") or {}
-            print(f"ppo:zoo/{path.stem}: {entry['game']}, seed {entry['seed']}, {entry['steps']:,} steps, commit "
+            print(f"{spec_of(path)}: {entry['game']}, seed {entry['seed']}, {entry['steps']:,} steps, commit "
                   f"{(entry.get('commit') or '?')[:10]}, final win {final.get('win_rate', float('nan')):.3f}")
 
 

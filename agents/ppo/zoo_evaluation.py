@@ -11,6 +11,9 @@ deals, once a stored row has been played again to the same result, and put them 
 where :func:`agents.training.robustness.standard_fields` puts them. Fields of earlier
 checkpoints and other agents are never added: their files may be gone.
 
+``--like OTHER``: instead, a final evaluation on entry OTHER's field, deals and seed, for an
+entry no training run evaluated (a mixture entry; it records ``like: OTHER``).
+
 A module of its own: making a ``ppo:zoo/<name>`` agent loads :mod:`agents.ppo.zoo`, so that
 module imports no evaluation.
 """
@@ -36,12 +39,36 @@ def evaluate(path: Path, workers: int = 1) -> dict[str, Any]:
     final = entry.get("final_eval")
     if not final or final.get("seed") is None or not final.get("deals") or not final.get("field"):
         raise ValueError(f"zoo entry {path.stem!r} has no final evaluation to play again (its field, deals and seed)")
-    options = checkpoint.read_metadata(path)["config"]["game"]["options"]
-    result = play(entry["game"], options, f"ppo:{path}", final["field"], final["deals"], final["seed"], workers)
+    result = play(entry["game"], _options(path), _agent(path), final["field"], final["deals"], final["seed"], workers)
     entry.setdefault("training_eval", final)
     entry["final_eval"] = result.to_dict()
     zoo.rewrite(path, entry)
     return zoo.info(path)
+
+
+def evaluate_like(path: Path, other: Path, workers: int = 1) -> dict[str, Any]:
+    """The final evaluation of the entry at ``path`` (a mixture's, which no run wrote) played on
+    the field, deals and seed of the entry at ``other``'s; returns the entry as rewritten."""
+    entry, final = zoo.info(path), zoo.info(other).get("final_eval")
+    if not final or final.get("seed") is None or not final.get("deals") or not final.get("field"):
+        raise ValueError(f"zoo entry {other.stem!r} has no final evaluation to play like (its field, deals and seed)")
+    if zoo.info(other)["game"] != entry["game"]:
+        raise ValueError(f"zoo entry {other.stem!r} plays {zoo.info(other)['game']}, not {entry['game']}")
+    result = play(entry["game"], _options(path), _agent(path), final["field"], final["deals"], final["seed"], workers)
+    entry["final_eval"] = {**result.to_dict(), "like": other.stem}
+    zoo.rewrite(path, entry)
+    return zoo.info(path)
+
+
+def _agent(path: Path) -> str:
+    return zoo.spec_of(path) if path.suffix == ".json" else f"ppo:{path}"
+
+
+def _options(path: Path) -> dict[str, Any]:
+    """The game options the entry plays (a mixture: its first member's)."""
+    if path.suffix == ".json":
+        path = Path(zoo.mixture_members(path.stem)[0].removeprefix("ppo:"))
+    return checkpoint.read_metadata(path)["config"]["game"]["options"]
 
 
 def add_missing_fields(path: Path, workers: int = 1) -> list[dict[str, Any]]:
@@ -55,9 +82,9 @@ def add_missing_fields(path: Path, workers: int = 1) -> list[dict[str, Any]]:
     matrix = entry.get("robustness")
     if not isinstance(matrix, dict) or not matrix.get("rows") or not matrix.get("deals") or matrix.get("seed") is None:
         raise ValueError(f"zoo entry {path.stem!r} has no robustness matrix to complete (its rows, deals and seed)")
-    options = matrix.get("options") or checkpoint.read_metadata(path)["config"]["game"]["options"]
+    options = matrix.get("options") or _options(path)
     game = GameInfo.of(bluff_envs.make(entry["game"], raw=True, **options))
-    agent = f"ppo:{path}"
+    agent = _agent(path)
     fields = standard_fields(game, agent)
     stored = {row["field"]: row for row in matrix["rows"]}
     missing = [name for name in fields if name not in stored and not name.startswith("self ")]
@@ -86,16 +113,18 @@ def add_missing_fields(path: Path, workers: int = 1) -> list[dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Play zoo entries' final evaluations again, on the same deals.")
-    parser.add_argument("names", nargs="+", help="entry names (zoo/<name>.zip)")
+    parser.add_argument("names", nargs="+", help="entry names (zoo/<name>.zip, zoo/mixtures/<name>.json)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--missing-fields", action="store_true",
                         help="instead: add the standard robustness fields each entry's matrix lacks, on its deals")
+    parser.add_argument("--like", metavar="OTHER",
+                        help="instead: a final evaluation for each entry on entry OTHER's field, deals and seed")
     args = parser.parse_args()
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: give at least 1 process")
     try:
         for name in args.names:
-            _run(Path(zoo.location(zoo.PREFIX + name)), name, args)
+            _run(zoo.entry_file(name), name, args)
     except (OSError, ValueError) as error:  # a bad name or entry: one line, no traceback
         parser.exit(1, f"error: {error}\n")
 
@@ -103,13 +132,13 @@ def main() -> None:
 def _run(path: Path, name: str, args: argparse.Namespace) -> None:
     if args.missing_fields:
         added = add_missing_fields(path, args.workers)
-        print(f"ppo:zoo/{name}: " + ("; ".join(f"added {row['field']}: win {row['win_rate']:.3f} [{row['win_interval'][0]:.3f}, "
+        print(f"{zoo.spec_of(path)}: " + ("; ".join(f"added {row['field']}: win {row['win_rate']:.3f} [{row['win_interval'][0]:.3f}, "
                                               f"{row['win_interval'][1]:.3f}], parity {row['parity']:.3f}" for row in added)
                                     or "no standard field missing"))
         return
-    final = evaluate(path, args.workers)["final_eval"]
+    final = (evaluate_like(path, zoo.entry_file(args.like), args.workers) if args.like else evaluate(path, args.workers))["final_eval"]
     low, high = final["win_interval"]
-    print(f"ppo:zoo/{name}: win {final['win_rate']:.3f} [{low:.3f}, {high:.3f}] vs {', '.join(final['field'])} "
+    print(f"{zoo.spec_of(path)}: win {final['win_rate']:.3f} [{low:.3f}, {high:.3f}] vs {', '.join(final['field'])} "
           f"(parity {final['parity']:.3f}, {final['games']} games, seating {final['seating']})")
 
 

@@ -252,3 +252,56 @@ def test_the_add_command_keeps_the_recipe_and_refuses_a_missing_one(a_zoo, tmp_p
     with pytest.raises(SystemExit) as stop:
         zoo.main()
     assert stop.value.code == 1 and "--recipe" in capsys.readouterr().err and not (zoo.ZOO / "other.zip").exists()
+
+
+def test_a_mixture_entry_plays_one_member_per_game_and_carries_its_results(a_zoo, tmp_path):
+    """``add-mixture``: the members stripped beside the entry, played as ``mix:zoo/<name>``; its
+    final evaluation on another entry's deals; exploiters join it; the table and list take it."""
+    from agents.mixture import MixtureAgent
+
+    other = tmp_path / "other.zip"
+    other.write_bytes(a_zoo.read_bytes())
+    zoo.add(a_zoo, "tiny")
+    path = zoo.add_mixture([a_zoo, other], "both", {"recipe": "experiments/train/x.yaml"}, commit="abc")
+    assert path == zoo.ZOO / "mixtures" / "both.json" and zoo.entry_file("both") == path
+    entry = zoo.info(path)
+    assert [m["file"] for m in entry["members"]] == ["0_step_0000000256.zip", "1_other.zip"]
+    assert entry["commit"] == "abc" and entry["steps"] == 256 and entry["final_eval"] is None
+    game = GameInfo.of(bluff_envs.make("seven_spades", raw=True, num_players=3))
+    agent = make_agent("mix:zoo/both", game, 0)
+    assert isinstance(agent, MixtureAgent) and len(agent.agents) == 2
+    assert all(s.startswith(f"ppo:{zoo.ZOO / 'mixtures' / 'both'}/") for s in agent.specs)
+    final = zoo_evaluation.evaluate_like(path, zoo.entry_file("tiny"))["final_eval"]
+    assert final["like"] == "tiny" and final["field"] == zoo.info(zoo.entry_file("tiny"))["final_eval"]["field"]
+    runs = {f"vs_agent_seed{s}": {"against": "agent", "seed": s, "edge": e} for s, e in ((0, 0.0), (1, 0.0625))}
+    exploit = zoo.info(zoo.add_exploiters("both", {"game": "seven_spades", "steps": 512, "runs": runs}))["exploit"]
+    assert exploit["agent"] == "mix:zoo/both" and exploit["edge_vs_agent"] == 0.03125
+    rows = zoo.table().splitlines()[2:]
+    assert [r.split("|")[1].strip() for r in rows] == ["`tiny`", "`mix:zoo/both`"]
+    with pytest.raises(ValueError, match="no zoo mixture 'nope'"):
+        make_agent("mix:zoo/nope", game, 0)
+    with pytest.raises(ValueError, match="two checkpoints or more"):
+        zoo.add_mixture([a_zoo], "one")
+    with pytest.raises(ValueError, match="letters, digits"):
+        zoo.add_mixture([a_zoo, other], "../up")
+
+
+def test_the_committed_mixture_entries_play_and_carry_their_results():
+    from agents.training.robustness import standard_fields
+
+    for path in sorted((zoo.ZOO / zoo.MIXTURES).glob("*.json")):
+        meta = zoo.info(path)
+        assert meta["game"] and meta["seed"] is not None and meta["commit"] and meta["final_eval"]["games"] >= 2000
+        assert meta["final_eval"]["seating"] == "balanced" and {"robustness", "exploit", "recipe"} <= set(meta)
+        members = zoo.mixture_members(path.stem)
+        assert len(members) == len(meta["members"]) >= 2
+        for member, recorded in zip(members, meta["members"]):
+            assert checkpoint.read_metadata(member.removeprefix("ppo:"))["num_timesteps"] == recorded["steps"]
+        matrix = meta["robustness"]
+        game = GameInfo.of(bluff_envs.make(meta["game"], raw=True, **matrix["options"]))
+        assert not set(standard_fields(game, zoo.spec_of(path))) - {row["field"] for row in matrix["rows"]}, path.name
+        agent = make_agent(zoo.spec_of(path), game, 0)
+        env = bluff_envs.make(meta["game"], raw=True, **matrix["options"])
+        env.reset(seed=0)
+        observation = env.observe(env.agent_selection)
+        assert observation["action_mask"][agent.act(observation)]
