@@ -14,7 +14,7 @@ from experiments.commands.exploit import _checkpoint_of, _game_of, _name_of
 @click.command("robustness")
 @trust_pickle_option
 @click.argument("agent")
-@click.option("--game", help="The agent's game (read from a ppo: checkpoint when not given).")
+@click.option("--game", help="The agent's game (read from a ppo: checkpoint, or a mix: agent's first, when not given).")
 @click.option("--options", "options_json", default=None, help="Game options as JSON (default: the checkpoint's).")
 @click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True, help="Duplicate deals per field.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the deals.")
