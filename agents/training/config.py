@@ -345,6 +345,9 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
             and not str(w.teacher).startswith("ppo:") and w.teacher not in untrained:
         problems.append(f"{where}warm_start.copy_weights: true with teacher {w.teacher!r}; allowed: true only with a "
                         "ppo: teacher (a checkpoint trained with this config's network), false otherwise")
+    if ok("warm_start.teacher") and str(w.teacher).startswith("mix:"):  # a clone sees one teacher, not one per game
+        problems.append(f"{where}warm_start.teacher: {w.teacher!r} is a mixture; allowed: a single agent spec "
+                        "(random, a heuristic, ppo:<checkpoint>)")
     if ok("warm_start.copy_weights", "warm_start.dagger_rounds") and w.copy_weights and w.dagger_rounds:
         problems.append(f"{where}warm_start.dagger_rounds: {w.dagger_rounds} with copy_weights (the copy plays as its "
                         "teacher, DAgger has nothing to correct); allowed: 0 with copy_weights")

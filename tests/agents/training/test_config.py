@@ -241,6 +241,12 @@ def test_a_partner_is_fine_for_tarneeb(partner):
     assert config.learner.partner == partner
 
 
+def test_a_mixture_is_no_warm_start_teacher():
+    found = problems(with_(warm_start={"teacher": "mix:honest+counter"}))
+    assert found == ["warm_start.teacher: 'mix:honest+counter' is a mixture; allowed: a single agent spec (random, a "
+                     "heuristic, ppo:<checkpoint>)"]
+
+
 def test_exploiter_tables_are_an_error_for_a_partnership_game():
     found = problems(with_(game={"name": "tarneeb"}, league={"every": 500, "exploiter_tables": 0.3}))
     assert found == ["league.exploiter_tables: 0.3, but tarneeb is played in partnerships (its exploiter holds a whole "
