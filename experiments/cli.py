@@ -19,6 +19,7 @@ COMMANDS = {
     "run": ("experiments.commands.run:command", "Run a whole experiment: train, hold tournaments, write the report."),
     "robustness": ("experiments.commands.robustness:command", "An agent against the standard fields of its game."),
     "exploit": ("experiments.commands.exploit:command", "Train best responses to an agent: its approximate exploitability."),
+    "transfer": ("experiments.commands.transfer:command", "Exploiters trained before against an agent: transfer exploitability."),
     "average": ("experiments.commands.average:command", "One policy from several checkpoints: the mean of their weights."),
 }
 

@@ -135,6 +135,7 @@ class Trainer:
             meta = checkpoint.read_metadata(self.resume_from)
             steps_done = meta["num_timesteps"]
             self._load_pool(self.resume_from)
+        self._add_known_exploiters()
         trained = steps_done >= c.total_steps
         if trained and (self.run_dir / "result.json").exists():
             self.say(f"already trained {steps_done:,} of {c.total_steps:,} steps; nothing to do")
@@ -365,6 +366,20 @@ class Trainer:
         path = average(newest, last.parent / checkpoint.AVERAGE)
         self.say(f"final agent {path.name}: the mean of {', '.join(p.name for p in newest)}")
         return path
+
+    def _add_known_exploiters(self) -> None:
+        """``league.known_exploiters`` join the pool as league exploiters (``exploiter@known<k>``),
+        unless a resumed run's pool has them already."""
+        from agents.base import play_mode
+        from agents.ppo.agent import checkpoint_file
+
+        for k, spec in enumerate(self.config.league.known_exploiters):
+            member_id = f"exploiter@known{k}"
+            if any(m.id == member_id for m in self.pool.members):
+                continue
+            mode = play_mode(spec[len("ppo:"):].split("#", 1)[0])
+            policy = checkpoint.read_policy(checkpoint_file(mode.location))
+            self.pool.add_snapshot(policy if mode.temperature == 1.0 else policy.tempered(mode.temperature), 0, member_id)
 
     def _load_pool(self, path: Path) -> None:
         import io

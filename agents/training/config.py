@@ -123,6 +123,10 @@ class LeagueSection:
     exploiter_tables: Number(0, 0.95) = 0.0
     # which exploiter sits there: the newest, or one of all of them alike (the mixture of the best responses so far)
     exploiter_table_draw: Literal["newest", "all"] = "newest"
+    # best responses trained before (`bluff exploit` runs, other leagues' exploiters: ppo: checkpoints of this
+    # game), in the pool as league exploiters from the first step (exploiter@known<k>): PFSP draws them, and the
+    # exploiter's table (exploiter_table_draw: all) seats them beside the league's own; (): none
+    known_exploiters: ListOf(AgentSpec) = ()
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -237,7 +241,8 @@ def _renamed(data: Any) -> Any:
 
 def agent_specs(config: TrainConfig, where: str = "", ok=lambda *keys: True) -> list[tuple[str, str]]:
     """Every agent spec the config names, with its key: the pool's fixed agents and tables, the
-    evaluation field, the warm start's teacher, a partner, the league exploiters' teachers."""
+    evaluation field, the warm start's teacher, a partner, the league exploiters' teachers, the
+    known exploiters."""
     named = []
     if ok("opponents.fixed"):
         named += [(f"{where}opponents.fixed[{i}]", s) for i, s in enumerate(config.opponents.fixed)]
@@ -252,6 +257,8 @@ def agent_specs(config: TrainConfig, where: str = "", ok=lambda *keys: True) -> 
         named.append((f"{where}learner.partner", config.learner.partner))
     if ok("league.exploiter_teachers"):
         named += [(f"{where}league.exploiter_teachers[{i}]", s) for i, s in enumerate(config.league.exploiter_teachers)]
+    if ok("league.known_exploiters"):
+        named += [(f"{where}league.known_exploiters[{i}]", s) for i, s in enumerate(config.league.known_exploiters)]
     return named
 
 
@@ -295,8 +302,9 @@ def _exploiter_table_problems(config: TrainConfig, ok, where: str) -> list[str]:
     if not ok("league") or not config.league.exploiter_tables:
         return []
     key = f"{where}league.exploiter_tables: {config.league.exploiter_tables}"
-    if not config.league.every:
-        return [f"{key} without exploiters (league.every: 0); allowed: 0, or a league.every above 0"]
+    if not config.league.every and not config.league.known_exploiters:
+        return [f"{key} without exploiters (league.every: 0, no league.known_exploiters); allowed: 0, or a "
+                "league.every above 0, or known exploiters"]
     return []
 
 
@@ -385,6 +393,11 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
     if ok("league.exploiter_tables") and config.league.exploiter_tables and any(len(team) > 1 for team in game.teams):
         problems.append(f"{where}league.exploiter_tables: {config.league.exploiter_tables}, but {game.name} is played "
                         "in partnerships (its exploiter holds a whole side); allowed: 0")
+    if ok("league.known_exploiters"):
+        problems += [f"{where}league.known_exploiters[{i}]: {spec!r} is not a checkpoint that samples from its "
+                     "policy; allowed: ppo:<checkpoint or run> (a temperature may follow, never @greedy)"
+                     for i, spec in enumerate(config.league.known_exploiters)
+                     if not spec.startswith("ppo:") or spec.endswith("@greedy")]
     problems += agent_problems(agent_specs(config, where, ok), game, skip=untrained)
     if ok("warm_start", "network") and w.copy_weights and str(w.teacher).startswith("ppo:") \
             and not any(p.startswith(f"{where}warm_start.teacher:") for p in problems):

@@ -119,3 +119,40 @@ def test_exploiters_clone_their_own_teachers_in_turn(tmp_path):
     assert "warm start: cloned bluffer from" in (exploiter_dir(tmp_path / "run", 2) / "train.log").read_text()
     assert "warm start: cloned counter from" in "\n".join(lines)
     assert "teacher: counter" in (tmp_path / "run" / "config.yaml").read_text()
+
+
+def test_known_exploiters_join_the_pool_from_the_first_step(tmp_path, monkeypatch):
+    """``league.known_exploiters``: best responses trained before sit in the pool as league
+    exploiters from the start (no league needed for the exploiter's table), each the policy of
+    its checkpoint; a resumed run keeps them once; a greedy one is refused."""
+    import io
+
+    import numpy as np
+
+    import agents.ppo.train
+    from agents.training.config_loader import ConfigError
+    from agents.training.pool import OpponentPool
+
+    monkeypatch.setattr(agents.ppo.train, "PROGRESS_EVERY_S", 0.0)
+    earlier = Trainer(config_from_dict({**TINY, "league": {}}), tmp_path / "earlier", resume=False,
+                      echo=lambda line: None).run()
+    league = {"known_exploiters": [f"ppo:{earlier}", f"ppo:{earlier}@temperature=2"], "exploiter_tables": 0.5,
+              "exploiter_table_draw": "all"}
+    config = config_from_dict({**TINY, "total_steps": 512, "league": league})
+    lines, run = [], tmp_path / "run"
+    Trainer(config, run, resume=False, echo=lines.append).run()
+    assert any("exploiter at its table" in line for line in lines), lines
+    final = Trainer(config.replace(total_steps=1024), run, resume=True, echo=lambda line: None).run()
+    pool = json.loads(checkpoint.read_extra(final, "pool.json"))
+    ids = [m["id"] for m in pool["members"]]
+    assert ids.count("exploiter@known0") == 1 and ids.count("exploiter@known1") == 1
+    saved = OpponentPool()
+    with np.load(io.BytesIO(checkpoint.read_extra(final, "pool.npz")), allow_pickle=False) as arrays:
+        saved.load_state(checkpoint.read_extra(final, "pool.json").decode(), dict(arrays))
+    known = {m.id: m.policy for m in saved.members if m.id.startswith("exploiter@known")}
+    policy = checkpoint.read_policy(earlier)
+    rows = np.random.default_rng(0).random((5, policy.observation_size)).astype(np.float32)
+    assert np.array_equal(known["exploiter@known0"].logits(rows), policy.logits(rows))
+    assert np.allclose(known["exploiter@known1"].logits(rows), policy.logits(rows) / 2, atol=1e-5)
+    with pytest.raises(ConfigError, match=r"league.known_exploiters\[0\]: .*never @greedy"):
+        config_from_dict({**TINY, "league": {"known_exploiters": [f"ppo:{earlier}@greedy"]}})

@@ -133,8 +133,12 @@ BAD = [
     ({"checkpoint__average_last": 3, "checkpoint__every": 200}, "checkpoint.average_last: 3, but 1,000 steps in rollouts "
                                                                 "of 512 with a checkpoint every 200 write 2; allowed: at most 2"),
     ({"checkpoint__average_last": 101}, "checkpoint.average_last: out of range: int 101; allowed: an integer from 0 to 100"),
-    ({"league__exploiter_tables": 0.3}, "league.exploiter_tables: 0.3 without exploiters (league.every: 0); allowed: 0, "
-                                        "or a league.every above 0"),
+    ({"league__exploiter_tables": 0.3}, "league.exploiter_tables: 0.3 without exploiters (league.every: 0, no "
+                                        "league.known_exploiters); allowed: 0, or a league.every above 0, or known "
+                                        "exploiters"),
+    ({"league__known_exploiters": ["counter"]}, "league.known_exploiters[0]: 'counter' is not a checkpoint that samples "
+                                                "from its policy; allowed: ppo:<checkpoint or run> (a temperature may "
+                                                "follow, never @greedy)"),
     ({"league__exploiter_tables": 0.96}, "league.exploiter_tables: out of range: float 0.96; allowed: a finite number "
                                          "from 0 to 0.95"),
 ]
