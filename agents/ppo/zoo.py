@@ -187,6 +187,31 @@ def add_exploiters(name: str, summary: dict[str, Any]) -> Path:
     return path
 
 
+TRANSFER_ROWS = 10  # the strongest rows of a transfer.json an entry keeps (all of them count in "exploiters")
+
+
+def add_transfer(name: str, record: dict[str, Any]) -> Path:
+    """Keep with entry ``name`` the transfer exploitability of a ``transfer.json`` played
+    against it (``bluff transfer``, :mod:`agents.training.transfer`): its deals, how many
+    exploiters played, the strongest confirmed one and the strongest rows. Refused for another
+    game or another agent; a later record replaces an earlier one."""
+    path = entry_file(name)
+    needed = {"agent", "game", "deals", "seed", "exploiters", "rows", "strongest"}
+    if not isinstance(record, dict) or not needed <= set(record):
+        raise ValueError(f"not the transfer.json of a bluff transfer run: it needs {', '.join(sorted(needed))}")
+    entry = info(path)
+    spec = spec_of(path)
+    if record["game"] != entry["game"] or record["agent"] != spec:
+        raise ValueError(f"the transfer of {str(record['agent'])[:120]} ({record['game']}) is not entry {name}'s "
+                         f"({spec}, {entry['game']})")
+    kept = ("agent", "deals", "seed", "deal_seed", "confirm", "confirm_deals", "confirm_deal_seed", "seating",
+            "exploiters", "strongest")
+    entry["transfer"] = {**{k: record.get(k) for k in kept}, "skipped": len(record.get("skipped") or ()),
+                         "rows": list(record["rows"][:TRANSFER_ROWS])}
+    rewrite(path, entry)
+    return path
+
+
 def rewrite(path: Path, entry: dict[str, Any]) -> None:
     """Replace the entry's ``zoo.json`` (a mixture's file), keeping its checkpoint parts as they are."""
     if path.suffix == ".json":  # written beside it and moved into place, as a checkpoint entry
@@ -210,8 +235,9 @@ def _write(out: Path, source: Path, entry: dict[str, Any]) -> None:
 
 TABLE_HEADER = (
     "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
-    "| exploiter edge (largest start's mean of seeds, 95 % t interval over them) | field exploiter edge | uncertain challenges: accuracy / bluff base rate |\n"
-    "|---|---:|---:|---|---|---:|---|---:|---:|---|\n"
+    "| exploiter edge (largest start's mean of seeds, 95 % t interval over them) | field exploiter edge "
+    "| strongest known exploiter (bluff transfer: confirmed edge, Wilson 95 %) | uncertain challenges: accuracy / bluff base rate |\n"
+    "|---|---:|---:|---|---|---:|---|---:|---:|---:|---|\n"
 )
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
 
@@ -220,8 +246,9 @@ def table(paths: list[Path] | None = None) -> str:
     """The results table of every entry (or those at ``paths``), one row each, from its ``zoo.json``:
     the final evaluation against the recipe's heuristic field (Wilson 95 % interval), the
     robustness matrix (fields where it holds up, the worst field), the exploiters' mean edge
-    over parity against the agent and against the heuristic field, and the accuracy of its
-    uncertain challenges against the base rate of bluffs among those claims."""
+    over parity against the agent and against the heuristic field, the strongest known
+    exploiter's confirmed edge (``bluff transfer``), and the accuracy of its uncertain
+    challenges against the base rate of bluffs among those claims."""
     rows = []
     for path in (paths if paths is not None else entries()):
         rows.append(_row(path.stem if path.suffix == ".zip" else spec_of(path), info(path)))
@@ -255,11 +282,14 @@ def _row(name: str, entry: dict[str, Any]) -> str:
         interval = interval_text(exploit.get(f"interval_vs_{against}"))
         return f"{exploit['edge_vs_' + against]:+.3f}{interval} ({where}{single})"
 
+    known = (entry.get("transfer") or {}).get("strongest")
+    transfer = "–" if not known else (f"{known['edge']:+.3f}{interval_text(known['edge_interval'])} (the strongest of "
+                                      f"{entry['transfer']['exploiters']})")
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
     informed = f"{accuracy:.3f} / {base:.3f}" if accuracy is not None and base is not None else "–"
     return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | {strongest_text} | "
-            f"{held} | {worst_text} | {edge('agent')} | {edge('field')} | {informed} |\n")
+            f"{held} | {worst_text} | {edge('agent')} | {edge('field')} | {transfer} | {informed} |\n")
 
 
 def _field_text(row: dict[str, Any] | None) -> str:
@@ -299,6 +329,9 @@ def main() -> None:
     joining = sub.add_parser("exploit", help="add the exploiters of an exploit.json (e.g. another start) to an entry's")
     joining.add_argument("name")
     joining.add_argument("exploit", type=Path)
+    known = sub.add_parser("transfer", help="keep a transfer.json (bluff transfer) of an entry's agent with it")
+    known.add_argument("name")
+    known.add_argument("transfer", type=Path)
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
@@ -326,6 +359,8 @@ def _run(args: argparse.Namespace) -> None:
         print(add(args.source, args.name, _extras(args), args.commit))
     elif args.command == "exploit":
         print(add_exploiters(args.name, json.loads(args.exploit.read_text())))
+    elif args.command == "transfer":
+        print(add_transfer(args.name, json.loads(args.transfer.read_text())))
     elif args.command == "table":
         print(table(), end="")
     elif args.command == "add-mixture":

@@ -120,6 +120,20 @@ def test_the_results_table_is_built_from_the_entries_alone(a_zoo):
     assert cells[5] == "1 of 2" and cells[6] == "self x2: 0.200 [0.160, 0.250] vs 0.333 (below)"
     # two seeds, 0.05 and 0.07: standard error 0.01, Student's t with 1 df 12.706; one seed and no interval: none
     assert cells[7] == "+0.060 [-0.067, +0.187] (2 seeds; strongest single +0.070)" and cells[8] == "+0.010 (1 seed)"
+    assert cells[9] == "–"  # no transfer played yet
+    strongest = {"exploiter": "runs/x/vs_agent_seed0/checkpoints/s.zip", "edge": 0.151, "edge_interval": [0.133, 0.169]}
+    record = {"agent": "ppo:zoo/tiny", "game": "seven_spades", "deals": 50, "seed": 0, "exploiters": 150,
+              "rows": [{"exploiter": strongest["exploiter"], "edge": 0.167}] * 12, "strongest": strongest,
+              "skipped": [{"path": "p", "why": "w"}]}
+    zoo.add_transfer("tiny", record)
+    kept = zoo.info(entry)["transfer"]
+    assert kept["strongest"] == strongest and kept["skipped"] == 1 and len(kept["rows"]) == zoo.TRANSFER_ROWS
+    cells = [c.strip() for c in zoo.table([entry]).splitlines()[2].strip("|").split("|")]
+    assert cells[9] == "+0.151 [+0.133, +0.169] (the strongest of 150)"
+    with pytest.raises(ValueError, match=r"the transfer of ppo:zoo/other \(seven_spades\) is not entry tiny's"):
+        zoo.add_transfer("tiny", {**record, "agent": "ppo:zoo/other"})
+    with pytest.raises(ValueError, match="not the transfer.json of a bluff transfer run"):
+        zoo.add_transfer("tiny", {"runs": {}})
 
 
 def test_the_readme_results_table_is_the_zoo_table():
