@@ -16,7 +16,8 @@ exploiters of the agent's game and options play; the others are listed as skippe
 **The winner's curse.** The largest of many edges measured on the same deals is biased upwards,
 so the ``confirm`` strongest exploiters are played again on other deals (a seed of their own)
 and the strongest known exploiter is the one with the largest confirmed edge: an unbiased
-estimate for the exploiter chosen.
+estimate for the exploiter chosen. Copies of one policy (a run reproduced, a league exploiter
+copied; the same ``policy.npz``) count once there: a copy takes its original's confirmation.
 
 Limits, as for any exploiter's edge: a lower bound (the exploiters are whatever was trained
 before, not a search), and an exploiter trained against another agent measures only the
@@ -106,15 +107,22 @@ def transfer(game: str, options: dict[str, Any], agent: str, exploiters: Sequenc
     first, second = derive_seed(seed, TRANSFER_DOMAIN, 0), derive_seed(seed, TRANSFER_DOMAIN, 1)
     for k, (path, meta) in enumerate(playable, 1):
         result = evaluate(game, options, f"ppo:{path}", [agent], deals, first, workers)
-        rows.append({"exploiter": str(path), "sha256": _sha256(path),
+        rows.append({"exploiter": str(path), "sha256": _sha256(path.read_bytes()),
+                     "policy_sha256": _sha256(checkpoint.read_extra(path, "policy.npz")),
                      "trained_against": list(meta.get("config", {}).get("opponents", {}).get("fixed", [])),
                      **_edge(result)})
         echo(f"[{k}/{len(playable)}] {rows[-1]['edge']:+.3f}  {path}")
     rows.sort(key=lambda row: row["edge"], reverse=True)
-    for row in rows[:confirm]:
-        result = evaluate(game, options, f"ppo:{row['exploiter']}", [agent], confirm_deals, second, workers)
-        row["confirmed"] = _edge(result)
-        echo(f"confirmed on {confirm_deals} other deals: {row['confirmed']['edge']:+.3f}  {row['exploiter']}")
+    confirmed_by_policy: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        policy = row["policy_sha256"]
+        if policy not in confirmed_by_policy:
+            if len(confirmed_by_policy) == confirm:
+                continue
+            result = evaluate(game, options, f"ppo:{row['exploiter']}", [agent], confirm_deals, second, workers)
+            confirmed_by_policy[policy] = _edge(result)
+            echo(f"confirmed on {confirm_deals} other deals: {confirmed_by_policy[policy]['edge']:+.3f}  {row['exploiter']}")
+        row["confirmed"] = confirmed_by_policy[policy]
     confirmed = [row for row in rows if "confirmed" in row]
     strongest = max(confirmed, key=lambda row: row["confirmed"]["edge"], default=None)
     return {"agent": agent, "game": game, "options": options, "deals": deals, "seed": seed,
@@ -130,8 +138,8 @@ def _edge(result) -> dict[str, Any]:
             "edge": result.win_rate - result.parity, "edge_interval": [lo - result.parity, hi - result.parity]}
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def markdown(record: dict[str, Any]) -> str:

@@ -29,10 +29,10 @@ TINY = {
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """An exploit directory with one finished exploiter and one unfinished, and a league whose
-    exploiter's result names its checkpoint by a path that no longer exists (it was moved)."""
+    """An exploit directory with two finished exploiters and one unfinished, and a league whose
+    exploiter (a copy of the first) names its checkpoint by a path that no longer exists (moved)."""
     root = tmp_path_factory.mktemp("runs")
-    exploit("honest", config_from_dict(TINY), root / "exploit", seeds=(0,), steps=512, reference=False,
+    exploit("honest", config_from_dict(TINY), root / "exploit", seeds=(0, 1), steps=512, reference=False,
             echo=lambda line: None)
     (root / "exploit" / "vs_agent_seed9" / "checkpoints").mkdir(parents=True)  # stopped before its result
     league = root / "main" / "league" / "exploiter_001"
@@ -45,11 +45,12 @@ def runs(tmp_path_factory):
 
 def test_finished_exploiters_are_found_and_the_rest_listed(runs):
     found, skipped = find_exploiters([runs])
-    assert [p.relative_to(runs).parts[:2] for p in found] == [("exploit", "vs_agent_seed0"), ("main", "league")]
+    assert [p.relative_to(runs).parts[:2] for p in found] == [("exploit", "vs_agent_seed0"), ("exploit", "vs_agent_seed1"),
+                                                               ("main", "league")]
     assert all(p.is_file() for p in found)  # the moved league exploiter: its run's own file
     assert [s["why"] for s in skipped] == ["unfinished (no result.json)"]
-    again, _ = find_exploiters([found[0], runs / "exploit", runs / "exploit" / "vs_agent_seed0"])
-    assert again == [found[0]]  # a checkpoint given twice over plays once
+    again, _ = find_exploiters([found[0], runs / "exploit" / "vs_agent_seed0", runs / "exploit"])
+    assert again == found[:2]  # a checkpoint given twice over plays once
     with pytest.raises(ValueError, match="'nowhere': no such file or directory; allowed: an exploiter's checkpoint"):
         find_exploiters(["nowhere"])
 
@@ -58,26 +59,32 @@ def test_every_exploiter_plays_the_same_deals_and_the_strongest_again_on_others(
     found, _ = find_exploiters([runs])
     record = transfer(GAME, OPTIONS, "honest", found, deals=2, seed=3, confirm=1, confirm_deals=3)
     rows = record["rows"]
-    assert len(rows) == 2 and rows[0]["edge"] >= rows[1]["edge"]
+    assert len(rows) == 3 and [r["edge"] for r in rows] == sorted((r["edge"] for r in rows), reverse=True)
     for row in rows:
         assert row["games"] == 2 * 3 and row["edge"] == pytest.approx(row["win_rate"] - row["parity"])
         assert row["edge_interval"] == pytest.approx([x - row["parity"] for x in row["win_interval"]])
         assert row["trained_against"] == ["honest"] and len(row["sha256"]) == 64
-    assert rows[0]["confirmed"]["games"] == 3 * 3 and "confirmed" not in rows[1]
-    assert record["strongest"] == {"exploiter": rows[0]["exploiter"], **rows[0]["confirmed"]}
+    first, copy = (next(r for r in rows if r["exploiter"] == str(p)) for p in (found[0], found[2]))
+    other = next(r for r in rows if r["exploiter"] == str(found[1]))
+    assert copy["sha256"] == first["sha256"] and other["policy_sha256"] != first["policy_sha256"]
+    assert copy["win_rate"] == first["win_rate"]  # one policy wins the same games of the same deals
+    top = rows[0]
+    assert top["confirmed"]["games"] == 3 * 3 and record["strongest"] == {"exploiter": top["exploiter"], **top["confirmed"]}
+    # one policy confirmed (--confirm 1): its copy takes the same confirmation, the other policy none
+    twins = [r for r in rows if r["policy_sha256"] == top["policy_sha256"]]
+    assert all(r["confirmed"] == top["confirmed"] for r in twins)
+    assert all("confirmed" not in r for r in rows if r["policy_sha256"] != top["policy_sha256"])
     assert record["deal_seed"] != record["confirm_deal_seed"]
-    assert rows[0]["sha256"] == rows[1]["sha256"]  # the league's copy is the same policy ...
-    assert rows[0]["win_rate"] == rows[1]["win_rate"]  # ... so it wins the same games of the same deals
     assert transfer(GAME, OPTIONS, "honest", found, deals=2, seed=3, confirm=1, confirm_deals=3) == record
     assert "**Strongest known exploiter:" in markdown(record)
 
 
 def test_exploiters_of_another_game_or_options_are_skipped(runs):
     found, _ = find_exploiters([runs])
-    with pytest.raises(ValueError, match="none of the 2 exploiter checkpoint.s. plays seven_spades with these options"):
+    with pytest.raises(ValueError, match="none of the 3 exploiter checkpoint.s. plays seven_spades with these options"):
         transfer(GAME, {"num_players": 4}, "honest", found, deals=1, seed=0)
     record = transfer(GAME, OPTIONS, "honest", found, deals=1, seed=0, confirm=0)
-    assert record["strongest"] is None and len(record["rows"]) == 2
+    assert record["strongest"] is None and len(record["rows"]) == 3
 
 
 def test_the_command_writes_its_report_and_refuses_a_second_writer(runs, tmp_path):
@@ -87,7 +94,7 @@ def test_the_command_writes_its_report_and_refuses_a_second_writer(runs, tmp_pat
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     saved = json.loads((out / "transfer.json").read_text())
-    assert saved["exploiters"] == 2 and [s["why"] for s in saved["skipped"]] == ["unfinished (no result.json)"]
+    assert saved["exploiters"] == 3 and [s["why"] for s in saved["skipped"]] == ["unfinished (no result.json)"]
     assert "Strongest known exploiter" in (out / "transfer.md").read_text()
     with exclusive(out):
         busy = CliRunner().invoke(cli, args)
