@@ -15,9 +15,10 @@ exploiters of the agent's game and options play; the others are listed as skippe
 
 **The winner's curse.** The largest of many edges measured on the same deals is biased upwards,
 so the ``confirm`` strongest exploiters are played again on other deals (a seed of their own)
-and the strongest known exploiter is the one with the largest confirmed edge: an unbiased
-estimate for the exploiter chosen. Copies of one policy (a run reproduced, a league exploiter
-copied; the same ``policy.npz``) count once there: a copy takes its original's confirmation.
+and the strongest known exploiter is the one with the largest confirmed edge (the largest of a
+few confirmations leans only a little high, of hundreds of screened edges a lot). Copies of one
+policy (a run reproduced, a league exploiter copied; the same ``policy.npz``) count once there:
+a copy takes its original's confirmation.
 
 Limits, as for any exploiter's edge: a lower bound (the exploiters are whatever was trained
 before, not a search), and an exploiter trained against another agent measures only the
