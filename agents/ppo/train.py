@@ -370,16 +370,12 @@ class Trainer:
     def _add_known_exploiters(self) -> None:
         """``league.known_exploiters`` join the pool as league exploiters (``exploiter@known<k>``),
         unless a resumed run's pool has them already."""
-        from agents.base import play_mode
-        from agents.ppo.agent import checkpoint_file
+        from agents.ppo.agent import load
 
         for k, spec in enumerate(self.config.league.known_exploiters):
             member_id = f"exploiter@known{k}"
-            if any(m.id == member_id for m in self.pool.members):
-                continue
-            mode = play_mode(spec[len("ppo:"):].split("#", 1)[0])
-            policy = checkpoint.read_policy(checkpoint_file(mode.location))
-            self.pool.add_snapshot(policy if mode.temperature == 1.0 else policy.tempered(mode.temperature), 0, member_id)
+            if not any(m.id == member_id for m in self.pool.members):  # the policy a ppo: agent of the spec plays
+                self.pool.add_snapshot(load(spec[len("ppo:"):].split("#", 1)[0], self.game).policy, 0, member_id)
 
     def _load_pool(self, path: Path) -> None:
         import io

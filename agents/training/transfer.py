@@ -37,6 +37,7 @@ import bluff_envs
 from agents.arena.schedule import derive_seed
 from agents.base import GameInfo
 from agents.training.evaluate import SEATING, evaluate
+from agents.training.exploit_results import edge_of, interval_text
 
 TRANSFER_DOMAIN = 11  # derive_seed(seed, TRANSFER_DOMAIN, k): the deals (k = 0) and the confirmation's (k = 1)
 RESULT = "result.json"
@@ -134,9 +135,8 @@ def transfer(game: str, options: dict[str, Any], agent: str, exploiters: Sequenc
 
 
 def _edge(result) -> dict[str, Any]:
-    lo, hi = result.win_interval
-    return {"games": result.games, "win_rate": result.win_rate, "win_interval": [lo, hi], "parity": result.parity,
-            "edge": result.win_rate - result.parity, "edge_interval": [lo - result.parity, hi - result.parity]}
+    """An exploiter's evaluation as ``bluff exploit`` reports it (its edge over parity), with its win interval."""
+    return {**edge_of(result.to_dict()), "win_interval": list(result.win_interval)}
 
 
 def _sha256(data: bytes) -> str:
@@ -147,26 +147,21 @@ def markdown(record: dict[str, Any]) -> str:
     """The record as a Markdown report: the strongest, then the exploiters by edge."""
     lines = [f"Transfer exploitability of `{record['agent']}` ({record['game']}): {record['exploiters']} exploiter(s) "
              f"trained before, each against copies of it on the same {record['deals']} fresh duplicate deals (every "
-             f"rotation, {record['seating']} seating); the {min(record['confirm'], record['exploiters'])} strongest "
+             f"rotation, {record['seating']} seating); the {min(record['confirm'], record['exploiters'])} strongest policies "
              f"again on {record['confirm_deals']} other deals. Edges over parity, Wilson 95 % intervals.", ""]
     best = record["strongest"]
     if best is not None:
-        lo, hi = best["edge_interval"]
-        lines += [f"**Strongest known exploiter: {best['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}]** (confirmed; "
+        lines += [f"**Strongest known exploiter: {best['edge']:+.3f}{interval_text(best['edge_interval'])}** (confirmed; "
                   f"`{best['exploiter']}`)", ""]
     lines += ["| exploiter | trained against | edge | 95 % interval | confirmed edge | 95 % interval |",
               "|---|---|---:|---|---:|---|"]
     for row in record["rows"][:MAX_SHOWN]:
         again = row.get("confirmed")
         lines.append(f"| `{row['exploiter']}` | {', '.join(row['trained_against'])[:120]} | {row['edge']:+.3f} | "
-                     f"{_interval(row['edge_interval'])} | "
-                     + (f"{again['edge']:+.3f} | {_interval(again['edge_interval'])} |" if again else "– | – |"))
+                     f"{interval_text(row['edge_interval']).strip()} | "
+                     + (f"{again['edge']:+.3f} | {interval_text(again['edge_interval']).strip()} |" if again else "– | – |"))
     if len(record["rows"]) > MAX_SHOWN:
         lines.append(f"\n{len(record['rows']) - MAX_SHOWN} more in transfer.json.")
     if record["skipped"]:
         lines.append(f"\nSkipped {len(record['skipped'])} (listed in transfer.json).")
     return "\n".join(lines) + "\n"
-
-
-def _interval(pair: Sequence[float]) -> str:
-    return f"[{pair[0]:+.3f}, {pair[1]:+.3f}]"
