@@ -21,6 +21,7 @@ _LOADERS: dict[str, str] = {
     "ppo": "agents.ppo.agent:load",
     "rllib": "agents.rllib.agent:load",
     "mix": "agents.mixture:load",
+    "blend": "agents.blend:load",
 }
 HEURISTICS_PACKAGE = "agents.heuristics"  # a game's heuristics: agents.heuristics.<game>, imported on first use
 
@@ -69,7 +70,7 @@ def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
         raise ValueError(f"agent spec must be a non-empty string, not {spec!r}")
     if LABEL in spec:
         base, label = spec.split(LABEL, 1)
-        if spec.startswith("mix:") and "+" in label:
+        if spec.startswith(("mix:", "blend:")) and "+" in label:
             raise ValueError(f"agent spec {spec!r}: a member of the mixture has a label; allowed: a label on the "
                              "whole mixture only (mix:a+b#name)")
         if not base or not label:
@@ -85,6 +86,7 @@ def make_agent(spec: str, game: GameInfo, seed: int | None = None) -> Agent:
         return RandomAgent(game, seed)
     table = heuristics(game.name)
     if spec not in table:
-        known = ", ".join(["random", *table, *(f"{p}:<path>" for p in _LOADERS if p != "mix"), "mix:<spec>+<spec>..."])
+        known = ", ".join(["random", *table, *(f"{p}:<path>" for p in _LOADERS if p not in ("mix", "blend")), "mix:<spec>+<spec>...",
+                           "blend:<ppo spec>+<ppo spec>..."])
         raise ValueError(f"unknown agent {spec!r} for {game.name}; agents: {known}")
     return table[spec](game, seed)

@@ -23,6 +23,7 @@ from agents.registry import unlabelled
 from bluff_envs.registry import GAMES
 
 PPO = "ppo:"  # a checkpoint's policy: batched by agents.batched.policy
+BLEND = "blend:"  # the blend of checkpoints' policies (agents.blend): batched the same way
 
 
 @functools.lru_cache(maxsize=None)
@@ -37,7 +38,7 @@ def _table(game: str) -> dict[str, type]:
 
 def has_batched_form(spec: str, game: str) -> bool:
     spec = unlabelled(spec)
-    return spec == "random" or spec.startswith(PPO) or spec in _table(game)
+    return spec == "random" or spec.startswith((PPO, BLEND)) or spec in _table(game)
 
 
 def batched_agent(spec: str, game: GameInfo):
@@ -45,11 +46,11 @@ def batched_agent(spec: str, game: GameInfo):
     base = unlabelled(spec)
     if base == "random":
         return BatchedRandom(game)
-    if base.startswith(PPO):
+    if base.startswith((PPO, BLEND)):
         from agents.batched.policy import BatchedPolicy
-        from agents.ppo.agent import load
+        from agents.registry import make_agent
 
-        agent = load(base[len(PPO):], game)
+        agent = make_agent(base, game)
         return BatchedPolicy(game, agent.policy, sample=agent.sample, name=agent.name)
     table = _table(game.name)
     if base not in table:
