@@ -21,6 +21,16 @@ checkpoints in ``zoo/mixtures/<name>/``; it plays as ``mix:zoo/<name>``.
 [--commit SHA] [--recipe FILE]`` adds one; ``python -m agents.ppo.zoo_evaluation NAME --like
 OTHER`` gives it a final evaluation on another entry's deals; ``exploit``, ``list`` and
 ``table`` take both kinds.
+
+**Kept exploiters.** Exploiters are runs under ``runs/``, which the repository does not hold, so
+transfer exploitability (``bluff transfer``) and recipes that train against known exploiters
+(``league.known_exploiters``) would not reproduce from a fresh clone. ``python -m
+agents.ppo.zoo keep-exploiters PATH...`` strips the final checkpoint of every finished
+exploiter under the paths (the runs ``bluff transfer`` finds) into
+``zoo/exploiters/<game>/<policy sha256, 16 digits>.zip``, with ``exploiter.json``: whom it was
+trained against, its start, seed and steps, its run, and its edge where its ``exploit.json``
+gave one. Named by its policy, a copy is kept once. ``bluff transfer AGENT zoo/exploiters``
+plays them, and a config names one as ``ppo:zoo/exploiters/<game>/<id>.zip``.
 """
 
 from __future__ import annotations
@@ -40,12 +50,19 @@ from agents.training.exploit_results import first_start, interval_text, run_name
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
 MIXTURES = "mixtures"  # zoo/mixtures/<name>.json, and its members in zoo/mixtures/<name>/
+EXPLOITERS = "exploiters"  # zoo/exploiters/<game>/<policy sha256[:16]>.zip: kept exploiters
+KEPT = "exploiter.json"  # a kept exploiter's record, in its zip
 
 
 def location(spec_path: str) -> str:
     """``zoo/<name>`` as the zoo's file when no such path exists from here; any other path as it is."""
     if spec_path.startswith(PREFIX) and not Path(spec_path).exists():
-        name = spec_path[len(PREFIX):].removesuffix(".zip")
+        rest = spec_path[len(PREFIX):]
+        if rest.startswith(EXPLOITERS + "/") and ".." not in Path(rest).parts:  # a kept exploiter
+            if not (ZOO / rest).is_file():
+                raise ValueError(f"no kept exploiter {spec_path!r} (in {ZOO / EXPLOITERS})")
+            return str(ZOO / rest)
+        name = rest.removesuffix(".zip")
         if not name or "/" in name or name.startswith("."):
             raise ValueError(f"zoo entry {spec_path!r}: name one entry, e.g. ppo:zoo/i_doubt_it")
         path = ZOO / f"{name}.zip"
@@ -212,6 +229,67 @@ def add_transfer(name: str, record: dict[str, Any]) -> Path:
     return path
 
 
+def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple[list[Path], list[dict[str, str]]]:
+    """Strip the final checkpoint of every finished exploiter under ``paths`` (as ``bluff
+    transfer`` finds them) into ``zoo/exploiters/<game>/<policy sha256[:16]>.zip`` with its
+    record, unless kept before; the files (one per distinct policy) and the runs skipped, with why."""
+    from agents.training.transfer import find_exploiters
+
+    found, skipped = find_exploiters(paths)
+    written: dict[Path, None] = {}
+    for path in found:
+        if is_kept_exploiter(path):
+            skipped.append({"path": str(path), "why": "already a kept exploiter"})
+            continue
+        try:
+            meta = checkpoint.read_metadata(path)
+            policy = checkpoint.read_extra(path, "policy.npz")
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+            skipped.append({"path": str(path), "why": str(error)[:300]})
+            continue
+        config = meta.get("config") or {}
+        run = path.parent.parent
+        record = {"game": meta["game"], "options": (config.get("game") or {}).get("options", {}),
+                  "trained_against": list((config.get("opponents") or {}).get("fixed") or ()),
+                  "start": (config.get("warm_start") or {}).get("teacher"), "seed": config.get("seed"),
+                  "steps": meta.get("num_timesteps"), "run": str(run), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                  "policy_sha256": hashlib.sha256(policy).hexdigest(), "commit": commit or _commit(),
+                  **_exploit_row(run)}
+        out = ZOO / EXPLOITERS / meta["game"] / f"{record['policy_sha256'][:16]}.zip"
+        if out in written:
+            skipped.append({"path": str(path), "why": f"a copy of the policy kept as {out.name}"})
+            continue
+        written.setdefault(out, None)
+        if out.is_file():  # kept before: its record stays as it was
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(checkpoint.FOLDER + "metadata.json", checkpoint.read_extra(path, "metadata.json"))
+            archive.writestr(checkpoint.FOLDER + "policy.npz", policy)
+            archive.writestr(checkpoint.FOLDER + KEPT, json.dumps(record, indent=2))
+        tmp.replace(out)
+    return list(written), skipped
+
+
+def is_kept_exploiter(path: Path) -> bool:
+    """Whether ``path`` is a zip holding a kept exploiter's record (:func:`keep_exploiters`)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return checkpoint.FOLDER + KEPT in archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+def _exploit_row(run: Path) -> dict[str, Any]:
+    """The edge ``bluff exploit`` measured for exploiter run ``run`` (its ``exploit.json``), if any."""
+    try:
+        row = json.loads((run.parent / "exploit.json").read_text())["runs"][run.name]
+        return {k: row[k] for k in ("against", "edge", "edge_interval", "games", "deal_seed") if k in row}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
 def rewrite(path: Path, entry: dict[str, Any]) -> None:
     """Replace the entry's ``zoo.json`` (a mixture's file), keeping its checkpoint parts as they are."""
     if path.suffix == ".json":  # written beside it and moved into place, as a checkpoint entry
@@ -332,6 +410,9 @@ def main() -> None:
     known = sub.add_parser("transfer", help="keep a transfer.json (bluff transfer) of an entry's agent with it")
     known.add_argument("name")
     known.add_argument("transfer", type=Path)
+    keeping = sub.add_parser("keep-exploiters", help="keep the exploiters under the paths in zoo/exploiters/<game>/")
+    keeping.add_argument("paths", nargs="+", help="exploiter runs, or directories holding them (as bluff transfer)")
+    keeping.add_argument("--commit", help="the commit they were trained at (default: HEAD)")
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
@@ -365,6 +446,12 @@ def _run(args: argparse.Namespace) -> None:
         print(table(), end="")
     elif args.command == "add-mixture":
         print(add_mixture(args.sources, args.name, _extras(args), args.commit))
+    elif args.command == "keep-exploiters":
+        written, skipped = keep_exploiters(args.paths, args.commit)
+        for path in written:
+            print(path)
+        for row in skipped:
+            print(f"skipped {row['path']}: {row['why']}")
     else:
         for path in entries():
             entry = info(path)

@@ -51,19 +51,26 @@ def is_exploiter_run(run: Path) -> bool:
 
 def find_exploiters(paths: Iterable[str | Path]) -> tuple[list[Path], list[dict[str, str]]]:
     """The final checkpoints of the finished exploiter runs under ``paths`` (each a checkpoint
-    file, an exploiter run, or a directory searched for them), each once, in path order; and the
-    runs skipped, with why. ``ValueError`` for a path that does not exist."""
+    file, an exploiter run, or a directory searched for them and for the zoo's kept exploiters,
+    ``exploiters/<game>/*.zip``), each once, in path order; and the runs skipped, with why.
+    ``ValueError`` for a path that does not exist."""
     found: dict[Path, None] = {}
     skipped = []
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise ValueError(f"{str(given)[:200]!r}: no such file or directory; allowed: an exploiter's checkpoint "
-                             "(.zip), an exploiter run, or a directory holding them (runs/exploit/...)")
+                             "(.zip), an exploiter run, or a directory holding them (runs/exploit/..., zoo/exploiters)")
         if path.is_file():
             found.setdefault(path, None)
             continue
         runs = [path] if is_exploiter_run(path) else sorted(p for p in path.rglob("*") if p.is_dir() and is_exploiter_run(p))
+        if not is_exploiter_run(path):  # the zoo's kept exploiters (zoo/exploiters/<game>/*.zip)
+            from agents.ppo.zoo import EXPLOITERS, is_kept_exploiter
+
+            for file in sorted(path.rglob("*.zip")):
+                if file.parent.parent.name == EXPLOITERS and is_kept_exploiter(file):
+                    found.setdefault(file, None)
         for run in runs:
             result = run / RESULT
             if not result.is_file():

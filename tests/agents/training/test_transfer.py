@@ -104,3 +104,35 @@ def test_the_command_writes_its_report_and_refuses_a_second_writer(runs, tmp_pat
     (tmp_path / "empty").mkdir()
     none = CliRunner().invoke(cli, ["transfer", "honest", str(tmp_path / "empty"), "--game", GAME])
     assert none.exit_code == 2 and "no finished exploiter under" in none.output
+
+
+def test_kept_exploiters_play_from_the_zoo_as_their_runs_did(runs, tmp_path, monkeypatch):
+    """``keep-exploiters``: one stripped zip per distinct policy, with its record; transfer finds
+    them under the zoo's folder, and a config names one as ppo:zoo/exploiters/<game>/<id>.zip."""
+    from agents.ppo import zoo
+    from agents.registry import make_agent
+    from agents.base import GameInfo
+    import bluff_envs
+
+    monkeypatch.setattr(zoo, "ZOO", tmp_path / "zoo")
+    written, skipped = zoo.keep_exploiters([runs], commit="abc")
+    assert len(written) == 2  # three exploiters, the league's a copy of the first
+    assert [s["why"] for s in skipped] == ["unfinished (no result.json)", f"a copy of the policy kept as {written[0].name}"]
+    assert all(p.parent == tmp_path / "zoo" / "exploiters" / GAME and zoo.is_kept_exploiter(p) for p in written)
+    record = json.loads(zoo.checkpoint.read_extra(written[0], zoo.KEPT))
+    assert record["trained_against"] == ["honest"] and record["commit"] == "abc" and record["steps"] >= 512
+    assert record["against"] == "agent" and "edge" in record and record["run"].endswith("vs_agent_seed0")  # from the run's exploit.json
+    found, _ = find_exploiters([runs])
+    kept, _ = find_exploiters([tmp_path / "zoo"])
+    assert sorted(kept) == sorted(written)
+    before = transfer(GAME, OPTIONS, "honest", found[:2], deals=2, seed=3, confirm=0)
+    after = transfer(GAME, OPTIONS, "honest", kept, deals=2, seed=3, confirm=0)
+    assert sorted(r["win_rate"] for r in before["rows"]) == sorted(r["win_rate"] for r in after["rows"])
+    again, skipped = zoo.keep_exploiters([runs, tmp_path / "zoo"])
+    assert again == written and sum(s["why"] == "already a kept exploiter" for s in skipped) == 2
+    assert json.loads(zoo.checkpoint.read_extra(written[0], zoo.KEPT)) == record  # kept once, not rewritten
+    game = GameInfo.of(bluff_envs.make(GAME, raw=True, **OPTIONS))
+    agent = make_agent(f"ppo:zoo/exploiters/{GAME}/{written[0].name}", game, 0)
+    assert agent.policy.num_actions == len(game.action_names)
+    with pytest.raises(ValueError, match="no kept exploiter"):
+        make_agent(f"ppo:zoo/exploiters/{GAME}/nothing.zip", game, 0)
