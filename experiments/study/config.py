@@ -31,6 +31,13 @@
           reference: true            # and the same recipe against the heuristic field
           starts: [recipe, counter]  # the agents the warm start clones (default [recipe]); largest edge counts
           recipe: exploit/i_doubt_it.yaml   # default: experiments/exploit/<game>.yaml
+        transfer:                    # optional: exploiters trained before, against trained agents
+          agents: [ppo]
+          paths: [zoo/exploiters]    # exploiter runs or folders, relative to this file (zoo/...: the
+                                     # repository's zoo); the study's own exploiters always play too
+          deals: 50                  # duplicate deals each exploiter plays
+          confirm: 3                 # the strongest played again on confirm_deals other deals
+          confirm_deals: 1000
 
 Everything is validated when the file is loaded, before any work, by the project's one
 loader (:mod:`agents.training.config_loader`): unknown keys, wrong types, training configs (as
@@ -116,6 +123,18 @@ class ExploitStep:
     starts: ListOf(str, min_items=1, allowed="a non-empty list of agent specs of the game, or 'recipe'") = (RECIPE_START,)
 
 
+@dataclass(frozen=True, config=CONFIG, kw_only=True)
+class TransferStep:
+    """Transfer exploitability (agents/training/transfer.py) of trained agents: every exploiter
+    under ``paths`` and the study's own (its exploit step's, under the run directory) against them."""
+
+    agents: TrainedNames
+    paths: ListOf(str) = ()  # relative to the experiment file; zoo/...: the repository's zoo (zoo/exploiters)
+    deals: Integer(1, MAX_DEALS) = 50
+    confirm: Integer(0, 10**4) = 3
+    confirm_deals: Integer(1, MAX_DEALS) = 1000
+
+
 @dataclass(frozen=True, config=CONFIG)
 class GameStudy:
     """One game of a study: what to train and the tournament that compares everything."""
@@ -129,6 +148,8 @@ class GameStudy:
     exploit_recipe: TrainConfig | None = None  # the exploiters' recipe, for this game's options
     # agent -> the study's agents its training config names (trained first, their checkpoints put in)
     needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    transfer: TransferStep | None = None
+    transfer_paths: tuple[str, ...] = ()  # the transfer step's paths, resolved
 
     def train_config(self, agent: str, checkpoints: dict[str, str]) -> TrainConfig:
         """``agent``'s training config with the study's agents it names replaced by their specs."""
@@ -177,6 +198,7 @@ class Experiment:
                     "tournament": {**g.tournament, "options": g.options, "executor": self.executor},
                     **({"robustness": _plain(g.robustness)} if g.robustness else {}),
                     **({"exploit": {**_plain(g.exploit), "recipe": g.exploit_recipe.to_dict()}} if g.exploit else {}),
+                    **({"transfer": {**_plain(g.transfer), "paths": list(g.transfer_paths)}} if g.transfer else {}),
                 }
                 for g in self.games
             ],
@@ -208,6 +230,7 @@ class GameEntry:
     tournament: TournamentSpec
     robustness: RobustnessStep | None = None
     exploit: ExploitStep | None = None
+    transfer: TransferStep | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -301,7 +324,7 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
     _, tournament_problems = validate_tournament(data, check=info is not None, where=f"{where}tournament.",
                                                  untrained=frozenset(names))
     problems += tournament_problems
-    for step in ("robustness", "exploit"):
+    for step in ("robustness", "exploit", "transfer"):
         chosen = getattr(found, step) if ok(step) else None
         for agent in chosen.agents if chosen is not None else ():
             if agent not in names:
@@ -319,11 +342,31 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
             except ValueError as error:
                 problems.append(f"{where}exploit.starts[{i}]: {error}; allowed: an agent of {game}, or 'recipe'")
                 entry_ok = False
+    transfer_paths = []
+    if ok("transfer") and found.transfer is not None:
+        for i, given in enumerate(found.transfer.paths):
+            path = _transfer_path(given, base_dir)
+            if path is None:
+                problems.append(f"{where}transfer.paths[{i}]: {given[:200]!r} does not exist (relative to "
+                                f"{base_dir}, or zoo/... in the repository); allowed: exploiter runs or folders")
+                entry_ok = False
+            else:
+                transfer_paths.append(str(path))
     if not entry_ok or tournament_problems or info is None:
         return None
     return GameStudy(game, options, trained, {**tournament, "name": game, "game": game, "options": options,
                                               "seed": seed, "executor": executor},
-                     found.robustness, found.exploit, recipe, needs)
+                     found.robustness, found.exploit, recipe, needs, found.transfer, tuple(transfer_paths))
+
+
+def _transfer_path(given: str, base_dir: Path) -> Path | None:
+    """A transfer path: relative to the experiment file, or ``zoo/...`` in the repository."""
+    from agents.ppo.zoo import PREFIX, ZOO
+
+    for path in (base_dir / given, ZOO / given[len(PREFIX):] if given.startswith(PREFIX) else None):
+        if path is not None and path.exists():
+            return path.resolve()
+    return None
 
 
 def _circle(needs: dict[str, tuple[str, ...]]) -> list[str]:

@@ -75,6 +75,9 @@ def write_report(run_dir: Path, experiment: Experiment, tournaments: dict[str, d
             lines += [f"### Robustness of {agent}", "", (run_dir / game / "robustness" / agent / "robustness.md").read_text(), ""]
         for agent in extra.get("exploit", {}):
             lines += [f"### Exploiters of {agent}", "", (run_dir / game / "exploit" / agent / "exploit.md").read_text(), ""]
+        for agent in extra.get("transfer", {}):
+            lines += [f"### Transfer exploitability of {agent}", "",
+                      (run_dir / game / "transfer" / agent / "transfer.md").read_text(), ""]
     (run_dir / "report.md").write_text("\n".join(lines) + "\n")
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
     return summary

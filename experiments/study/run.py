@@ -67,6 +67,8 @@ def _run(experiment: Experiment, run_dir: Path, workers: int | None, progress: b
         )
         steps[study.game] = _robustness(study, run_dir, experiment.seed, checkpoints, echo)
         steps[study.game].update(_exploit(study, run_dir, checkpoints, echo))
+        steps[study.game].update(_transfer(study, run_dir, experiment.seed, workers or experiment.workers, checkpoints,
+                                           echo))
     summary = write_report(run_dir, experiment, tournaments, steps)
     echo(f"report: {run_dir / 'report.md'} ({time.perf_counter() - started:.0f} s this session)")
     return summary
@@ -160,6 +162,38 @@ def _exploit(study, run_dir: Path, checkpoints: dict[str, str], echo: Callable[[
                           echo=echo)
         found[agent] = {**summary, "agent": agent}
     return {"exploit": found}
+
+
+def _transfer(study, run_dir: Path, seed: int, workers: int | None, checkpoints: dict[str, str],
+              echo: Callable[[str], None]) -> dict[str, Any]:
+    """The transfer exploitability of each agent the study names, in ``<game>/transfer/<agent>/``
+    (kept once written): the exploiters under the step's paths and the study's own (its
+    ``<game>/`` folder: the exploit step's, league exploiters), the experiment's seed picking
+    the deals. No exploiter at all is recorded as such, not an error."""
+    step = study.transfer
+    if step is None:
+        return {}
+    from agents.training.transfer import find_exploiters, markdown, transfer
+
+    found = {}
+    for agent in step.agents:
+        out = inside(run_dir, study.game, "transfer", agent, what="trained agent name")
+        path = out / "transfer.json"
+        if not path.exists():
+            exploiters, skipped = find_exploiters([*study.transfer_paths, run_dir / study.game])
+            echo(f"{study.game}: transfer exploitability of {agent} ({len(exploiters)} exploiters, {step.deals} deals)")
+            try:
+                record = transfer(study.game, study.options, checkpoints[agent], exploiters, deals=step.deals, seed=seed,
+                                  confirm=step.confirm, confirm_deals=step.confirm_deals, workers=workers or 1, echo=echo)
+            except ValueError as error:  # none of them plays this game and options
+                record = {"agent": checkpoints[agent], "game": study.game, "exploiters": 0, "rows": [],
+                          "strongest": None, "skipped": [], "error": str(error)}
+            record["skipped"] = skipped + record["skipped"]
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "transfer.md").write_text(markdown(record) if record["rows"] else f"No exploiter to play: {record['error']}\n")
+            path.write_text(json.dumps(record, indent=2) + "\n")
+        found[agent] = {**json.loads(path.read_text()), "agent": agent}
+    return {"transfer": found}
 
 
 def _train(config, out: Path, resume: bool, echo: Callable[[str], None] | None, label: str = "") -> None:

@@ -118,7 +118,8 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
              "tournament": {"format": "round_robin", "agents": ["ppo", "honest", "random"], "deals": 1},
              "robustness": {"agents": ["ppo"], "deals": 1},
              "exploit": {"agents": ["ppo"], "steps": 256, "seeds": [0], "reference": True, "recipe": "exploit.yaml",
-                         "starts": ["recipe", "counter"]}}
+                         "starts": ["recipe", "counter"]},
+             "transfer": {"agents": ["ppo"], "deals": 1, "confirm": 1, "confirm_deals": 2}}
     path = tmp_path / "steps.yaml"
     path.write_text(yaml.safe_dump({"name": "steps", "seed": 3, "workers": 1, "games": [entry]}))
     experiment = load_experiment(path)
@@ -136,16 +137,23 @@ def test_a_study_measures_robustness_and_exploiters_of_its_agents(tmp_path):
     assert set(game["exploit"]["ppo"]["by_start"]) == {"recipe", "counter"}
     report = (run / "report.md").read_text()
     assert "### Robustness of ppo" in report and "### Exploiters of ppo" in report and "| self x2 |" in report
+    # transfer: the study's own four exploiters (two against the agent, two against the field) on the same deals
+    record = game["transfer"]["ppo"]
+    assert record["exploiters"] == 4 and all(r["games"] == 3 for r in record["rows"])
+    assert sum(r["trained_against"] == ["honest"] for r in record["rows"]) == 2  # the field's exploiters
+    assert record["strongest"] is not None and "### Transfer exploitability of ppo" in report
     lines = []
     again = run_experiment(experiment, run, progress=False, echo=lines.append)
-    assert not any("robustness of" in line or "exploiter vs_agent" in line for line in lines)
+    assert not any("robustness of" in line or "exploiter vs_agent" in line or "transfer" in line for line in lines)
     assert again["games"]["seven_spades"]["robustness"] == game["robustness"]
+    assert again["games"]["seven_spades"]["transfer"] == game["transfer"]
 
 
 def test_study_steps_name_trained_agents(tmp_path):
     entry = {"game": "seven_spades", "train": {"ppo": TINY_TRAINING},
              "tournament": {"format": "round_robin", "agents": ["ppo", "honest"], "deals": 1},
-             "robustness": {"agents": ["honest"]}, "exploit": {"agents": ["ppo"], "recipe": "missing.yaml"}}
+             "robustness": {"agents": ["honest"]}, "exploit": {"agents": ["ppo"], "recipe": "missing.yaml"},
+             "transfer": {"agents": ["ppo"], "paths": [".", "nowhere"]}}
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump({"name": "bad", "games": [entry]}))
     with pytest.raises(ConfigError) as error:
@@ -153,6 +161,7 @@ def test_study_steps_name_trained_agents(tmp_path):
     text = str(error.value)
     assert "games[0].robustness.agents: 'honest' is not trained here; allowed: the names of this game's trained agents (ppo)" in text
     assert "games[0].exploit.recipe:" in text and "missing.yaml" in text
+    assert "games[0].transfer.paths[1]: 'nowhere' does not exist" in text and "transfer.paths[0]" not in text
 
 
 def test_an_exploit_start_must_be_an_agent_of_the_game(tmp_path):
