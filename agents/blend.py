@@ -9,7 +9,8 @@ best response does in a spot meets the members' mean answer there. Where the mem
 differ (one believes a bluff the other disbelieves), the blend believes it half the time.
 
 Members are ``ppo:`` specs of one game's policies (a temperature may follow a member's path;
-``@greedy`` may not: a blend samples). ``blend:A+A+B`` weights A twice. One uniform draw
+``@greedy`` may not: a blend samples). ``blend:A+A+B`` weights A twice; ``blend:zoo/<name>``
+plays a blend entry of the zoo. One uniform draw
 ``u`` decides a decision, as for a single policy: member ``m = floor(u·k)`` of ``k``, and that
 member samples its masked softmax with the draw ``u·k − m``, so that the reference agent and
 the batched form (:mod:`agents.batched.policy`) choose the same action for the same draw, and
@@ -26,6 +27,7 @@ from agents.base import GREEDY, GameInfo
 BLEND = "blend:"
 SEPARATOR = "+"
 PPO = "ppo:"
+ZOO = "zoo/"  # blend:zoo/<name>: a blend entry of the zoo
 
 
 def is_blend(spec: str | None) -> bool:
@@ -33,8 +35,13 @@ def is_blend(spec: str | None) -> bool:
 
 
 def members_of(spec: str) -> list[str]:
-    """The member specs of ``blend:<ppo spec>+<ppo spec>...``; ``ValueError`` naming what is wrong."""
+    """The member specs of ``blend:<ppo spec>+<ppo spec>...`` (``blend:zoo/<name>``: a blend entry
+    of the zoo, :mod:`agents.ppo.zoo`); ``ValueError`` naming what is wrong."""
     rest = spec[len(BLEND):] if is_blend(spec) else spec
+    if rest.startswith(ZOO) and SEPARATOR not in rest:
+        from agents.ppo import zoo
+
+        return zoo.mixture_members(rest[len(ZOO):], play="blend")
     members = rest.split(SEPARATOR)
     if not rest or any(not m for m in members):
         raise ValueError(f"agent spec {spec[:200]!r}: a blend is blend:<ppo spec>+<ppo spec>+..., with no empty "

@@ -16,7 +16,9 @@ built from the entries alone;
 
 A **mixture entry** (:mod:`agents.mixture`: one member drawn per game) is
 ``zoo/mixtures/<name>.json`` (the same fields, with its ``members``) and its members' stripped
-checkpoints in ``zoo/mixtures/<name>/``; it plays as ``mix:zoo/<name>``.
+checkpoints in ``zoo/mixtures/<name>/``; it plays as ``mix:zoo/<name>``. With ``--blend`` it is a
+blend entry instead (:mod:`agents.blend`: a member drawn anew every decision; ``"play":
+"blend"``), played as ``blend:zoo/<name>``.
 ``python -m agents.ppo.zoo add-mixture NAME SOURCE SOURCE... [--robustness FILE] [--exploit FILE]
 [--commit SHA] [--recipe FILE]`` adds one; ``python -m agents.ppo.zoo_evaluation NAME --like
 OTHER`` gives it a final evaluation on another entry's deals; ``exploit``, ``list`` and
@@ -94,23 +96,32 @@ def entry_file(name: str) -> Path:
 
 
 def spec_of(path: Path) -> str:
-    """How the entry at ``path`` plays: ``ppo:zoo/<name>`` or ``mix:zoo/<name>``."""
-    return f"{'mix' if path.suffix == '.json' else 'ppo'}:{PREFIX}{path.stem}"
+    """How the entry at ``path`` plays: ``ppo:zoo/<name>``, ``mix:zoo/<name>`` or ``blend:zoo/<name>``."""
+    if path.suffix != ".json":
+        return f"ppo:{PREFIX}{path.stem}"
+    return f"{info(path).get('play', 'mix')}:{PREFIX}{path.stem}"
 
 
-def mixture_members(name: str) -> list[str]:
-    """The member specs of mixture entry ``name`` (``mix:zoo/<name>``)."""
+def mixture_members(name: str, play: str = "mix") -> list[str]:
+    """The member specs of mixture entry ``name`` (``mix:zoo/<name>``), or with ``play="blend"``
+    of blend entry ``name`` (``blend:zoo/<name>``); each entry plays only as it was added."""
     path = ZOO / MIXTURES / f"{name}.json"
-    if not _good_name(name) or not path.is_file():
-        known = ", ".join(p.stem for p in sorted((ZOO / MIXTURES).glob("*.json"))) or "none"
-        raise ValueError(f"no zoo mixture {name!r} (in {ZOO / MIXTURES}); mixtures: {known}")
+    entries_of = [p for p in sorted((ZOO / MIXTURES).glob("*.json")) if info(p).get("play", "mix") == play]
+    if not _good_name(name) or path not in entries_of:
+        kind = "mixture" if play == "mix" else "blend"
+        raise ValueError(f"no zoo {kind} {name!r} (in {ZOO / MIXTURES}); {kind}s: "
+                         f"{', '.join(p.stem for p in entries_of) or 'none'}")
     return [f"ppo:{path.parent / name / member['file']}" for member in info(path)["members"]]
 
 
 def add_mixture(sources: list[str | Path], name: str, extras: dict[str, Any] | None = None,
-                commit: str | None = None) -> Path:
+                commit: str | None = None, play: str = "mix") -> Path:
     """Mixture entry ``name`` of the checkpoints ``sources`` (alike; one of them per game), each
-    stripped into ``zoo/mixtures/<name>/``; its seed and steps are those of the last source."""
+    stripped into ``zoo/mixtures/<name>/``; its seed and steps are those of the last source.
+    ``play="blend"``: a blend entry (:mod:`agents.blend`: a member drawn anew every decision),
+    played as ``blend:zoo/<name>``."""
+    if play not in ("mix", "blend"):
+        raise ValueError(f"a mixture entry plays as 'mix' or 'blend', not {play!r}")
     if not _good_name(name):
         raise ValueError(f"zoo name {name!r}: letters, digits, '_' and '-' only")
     if len(sources) < 2:
@@ -130,7 +141,7 @@ def add_mixture(sources: list[str | Path], name: str, extras: dict[str, Any] | N
                         "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
     entry = {"name": name, "game": metas[-1]["game"], "seed": metas[-1].get("config", {}).get("seed"),
              "steps": metas[-1]["num_timesteps"], "commit": commit or _commit(), "source": [str(p) for p in paths],
-             "members": members, "final_eval": None, **(extras or {})}
+             "members": members, "play": play, "final_eval": None, **(extras or {})}
     out = ZOO / MIXTURES / f"{name}.json"
     rewrite(out, entry)
     return out
@@ -404,6 +415,8 @@ def main() -> None:
         mixing.add_argument(option, type=Path, help=text)
     mixing.add_argument("--commit", help="the commit it was trained at (default: HEAD)")
     mixing.add_argument("--recipe", type=Path, help="the training config it comes from")
+    mixing.add_argument("--blend", action="store_true",
+                        help="a blend entry (blend:zoo/<name>): a member drawn anew every decision, not every game")
     joining = sub.add_parser("exploit", help="add the exploiters of an exploit.json (e.g. another start) to an entry's")
     joining.add_argument("name")
     joining.add_argument("exploit", type=Path)
@@ -445,7 +458,7 @@ def _run(args: argparse.Namespace) -> None:
     elif args.command == "table":
         print(table(), end="")
     elif args.command == "add-mixture":
-        print(add_mixture(args.sources, args.name, _extras(args), args.commit))
+        print(add_mixture(args.sources, args.name, _extras(args), args.commit, "blend" if args.blend else "mix"))
     elif args.command == "keep-exploiters":
         written, skipped = keep_exploiters(args.paths, args.commit)
         for path in written:

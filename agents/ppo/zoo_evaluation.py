@@ -65,9 +65,9 @@ def _agent(path: Path) -> str:
 
 
 def _options(path: Path) -> dict[str, Any]:
-    """The game options the entry plays (a mixture: its first member's)."""
+    """The game options the entry plays (a mixture or blend: its first member's)."""
     if path.suffix == ".json":
-        path = Path(zoo.mixture_members(path.stem)[0].removeprefix("ppo:"))
+        path = Path(zoo.mixture_members(path.stem, zoo.info(path).get("play", "mix"))[0].removeprefix("ppo:"))
     return checkpoint.read_metadata(path)["config"]["game"]["options"]
 
 

@@ -294,6 +294,14 @@ def test_a_mixture_entry_plays_one_member_per_game_and_carries_its_results(a_zoo
     assert [r.split("|")[1].strip() for r in rows] == ["`tiny`", "`mix:zoo/both`"]
     with pytest.raises(ValueError, match="no zoo mixture 'nope'"):
         make_agent("mix:zoo/nope", game, 0)
+    # a blend entry: the same files, a member drawn every decision; each kind plays only as added
+    blend = zoo.add_mixture([a_zoo, other], "mean", commit="abc", play="blend")
+    assert zoo.info(blend)["play"] == "blend" and zoo.spec_of(blend) == "blend:zoo/mean"
+    assert len(make_agent("blend:zoo/mean", game, 0).policy.policies) == 2
+    with pytest.raises(ValueError, match="no zoo mixture 'mean' .*mixtures: both"):
+        make_agent("mix:zoo/mean", game, 0)
+    with pytest.raises(ValueError, match="no zoo blend 'both' .*blends: mean"):
+        make_agent("blend:zoo/both", game, 0)
     with pytest.raises(ValueError, match="two checkpoints or more"):
         zoo.add_mixture([a_zoo], "one")
     with pytest.raises(ValueError, match="letters, digits"):
@@ -307,7 +315,7 @@ def test_the_committed_mixture_entries_play_and_carry_their_results():
         meta = zoo.info(path)
         assert meta["game"] and meta["seed"] is not None and meta["commit"] and meta["final_eval"]["games"] >= 2000
         assert meta["final_eval"]["seating"] == "balanced" and {"robustness", "exploit", "recipe"} <= set(meta)
-        members = zoo.mixture_members(path.stem)
+        members = zoo.mixture_members(path.stem, meta.get("play", "mix"))
         assert len(members) == len(meta["members"]) >= 2
         for member, recorded in zip(members, meta["members"]):
             assert checkpoint.read_metadata(member.removeprefix("ppo:"))["num_timesteps"] == recorded["steps"]
