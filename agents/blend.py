@@ -54,6 +54,15 @@ def members_of(spec: str) -> list[str]:
     return members
 
 
+def component_specs(spec: str) -> list[str]:
+    """The specs an agent spec plays through: a blend's or a mixture's (:mod:`agents.mixture`)
+    members, or the spec itself."""
+    from agents.mixture import is_mixture
+    from agents.mixture import members_of as mixture_members
+
+    return members_of(spec) if is_blend(spec) else mixture_members(spec) if is_mixture(spec) else [spec]
+
+
 class BlendedPolicy:
     """The mean of ``policies`` (frozen policies of one game), decision by decision, with the
     interface of :class:`~agents.ppo.frozen_policy.FrozenPolicy` that agents play through."""

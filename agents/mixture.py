@@ -60,15 +60,6 @@ def members_of(spec: str) -> list[str]:
     return members
 
 
-def component_specs(spec: str) -> list[str]:
-    """The specs an agent spec plays through: a mixture's or a blend's (:mod:`agents.blend`)
-    members, or the spec itself."""
-    from agents.blend import is_blend
-    from agents.blend import members_of as blend_members
-
-    return members_of(spec) if is_mixture(spec) else blend_members(spec) if is_blend(spec) else [spec]
-
-
 def member_and_seed(count: int, seed: int | None) -> tuple[int, int]:
     """The member a mixture of ``count`` plays for ``seed``, and the seed that member gets."""
     rng = np.random.default_rng(seed)

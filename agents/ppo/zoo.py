@@ -48,12 +48,11 @@ from typing import Any
 
 from agents.ppo import checkpoint
 from agents.training.exploit_results import first_start, interval_text, run_name, summarize
+from agents.training.exploiter_runs import EXPLOITERS, KEPT, find_exploiters, is_kept_exploiter
 
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
 MIXTURES = "mixtures"  # zoo/mixtures/<name>.json, and its members in zoo/mixtures/<name>/
-EXPLOITERS = "exploiters"  # zoo/exploiters/<game>/<policy sha256[:16]>.zip: kept exploiters
-KEPT = "exploiter.json"  # a kept exploiter's record, in its zip
 
 
 def location(spec_path: str) -> str:
@@ -244,8 +243,6 @@ def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple
     """Strip the final checkpoint of every finished exploiter under ``paths`` (as ``bluff
     transfer`` finds them) into ``zoo/exploiters/<game>/<policy sha256[:16]>.zip`` with its
     record, unless kept before; the files (one per distinct policy) and the runs skipped, with why."""
-    from agents.training.transfer import find_exploiters
-
     found, skipped = find_exploiters(paths)
     written: dict[Path, None] = {}
     for path in found:
@@ -281,15 +278,6 @@ def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple
             archive.writestr(checkpoint.FOLDER + KEPT, json.dumps(record, indent=2))
         tmp.replace(out)
     return list(written), skipped
-
-
-def is_kept_exploiter(path: Path) -> bool:
-    """Whether ``path`` is a zip holding a kept exploiter's record (:func:`keep_exploiters`)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return checkpoint.FOLDER + KEPT in archive.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return False
 
 
 def _exploit_row(run: Path) -> dict[str, Any]:

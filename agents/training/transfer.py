@@ -28,8 +28,7 @@ weaknesses the two agents share.
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,56 +37,10 @@ from agents.arena.schedule import derive_seed
 from agents.base import GameInfo
 from agents.training.evaluate import SEATING, evaluate
 from agents.training.exploit_results import edge_of, interval_text
+from agents.training.exploiter_runs import find_exploiters  # noqa: F401 - where bluff transfer finds them
 
 TRANSFER_DOMAIN = 11  # derive_seed(seed, TRANSFER_DOMAIN, k): the deals (k = 0) and the confirmation's (k = 1)
-RESULT = "result.json"
 MAX_SHOWN = 40  # rows of the Markdown table (every row is in transfer.json)
-
-
-def is_exploiter_run(run: Path) -> bool:
-    """A ``bluff exploit`` exploiter (``vs_*``) or a league's exploiter (``league/exploiter_*``)."""
-    return run.name.startswith("vs_") or (run.name.startswith("exploiter_") and run.parent.name == "league")
-
-
-def find_exploiters(paths: Iterable[str | Path]) -> tuple[list[Path], list[dict[str, str]]]:
-    """The final checkpoints of the finished exploiter runs under ``paths`` (each a checkpoint
-    file, an exploiter run, or a directory searched for them and for the zoo's kept exploiters,
-    ``exploiters/<game>/*.zip``), each once, in path order; and the runs skipped, with why.
-    ``ValueError`` for a path that does not exist."""
-    found: dict[Path, None] = {}
-    skipped = []
-    for given in paths:
-        path = Path(given)
-        if not path.exists():
-            raise ValueError(f"{str(given)[:200]!r}: no such file or directory; allowed: an exploiter's checkpoint "
-                             "(.zip), an exploiter run, or a directory holding them (runs/exploit/..., zoo/exploiters)")
-        if path.is_file():
-            found.setdefault(path, None)
-            continue
-        runs = [path] if is_exploiter_run(path) else sorted(p for p in path.rglob("*") if p.is_dir() and is_exploiter_run(p))
-        if not is_exploiter_run(path):  # the zoo's kept exploiters (zoo/exploiters/<game>/*.zip)
-            from agents.ppo.zoo import EXPLOITERS, is_kept_exploiter
-
-            for file in sorted(path.rglob("*.zip")):
-                if file.parent.parent.name == EXPLOITERS and is_kept_exploiter(file):
-                    found.setdefault(file, None)
-        for run in runs:
-            result = run / RESULT
-            if not result.is_file():
-                skipped.append({"path": str(run), "why": "unfinished (no result.json)"})
-                continue
-            try:
-                named = Path(json.loads(result.read_text())["checkpoint"])
-            except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
-                skipped.append({"path": str(run), "why": "its result.json names no checkpoint"})
-                continue
-            # the path as it was written (from where the run was started), else the run's own file
-            checkpoint = next((p for p in (run / "checkpoints" / named.name, named) if p.is_file()), named)
-            if not checkpoint.is_file():
-                skipped.append({"path": str(run), "why": f"its checkpoint {checkpoint} is missing"})
-                continue
-            found.setdefault(checkpoint, None)
-    return list(found), skipped
 
 
 def transfer(game: str, options: dict[str, Any], agent: str, exploiters: Sequence[Path], *, deals: int, seed: int,
