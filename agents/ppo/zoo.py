@@ -49,6 +49,7 @@ from typing import Any
 from agents.ppo import checkpoint
 from agents.training.exploit_results import first_start, interval_text, run_name, summarize
 from agents.training.exploiter_runs import EXPLOITERS, KEPT, find_exploiters, is_kept_exploiter
+from bluff_envs.registry import GAMES
 
 ZOO = Path(__file__).resolve().parents[2] / "zoo"  # beside agents/ in the repository
 PREFIX = "zoo/"
@@ -263,6 +264,9 @@ def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple
                   "steps": meta.get("num_timesteps"), "run": str(run), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
                   "policy_sha256": hashlib.sha256(policy).hexdigest(), "commit": commit or _commit(),
                   **_exploit_row(run)}
+        if meta["game"] not in GAMES:  # the folder is named after it: never a path of the checkpoint's making
+            skipped.append({"path": str(path), "why": f"game {str(meta['game'])[:80]!r} is none of {', '.join(GAMES)}"})
+            continue
         out = ZOO / EXPLOITERS / meta["game"] / f"{record['policy_sha256'][:16]}.zip"
         if out in written:
             skipped.append({"path": str(path), "why": f"a copy of the policy kept as {out.name}"})
@@ -271,12 +275,7 @@ def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple
         if out.is_file():  # kept before: its record stays as it was
             continue
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(checkpoint.FOLDER + "metadata.json", checkpoint.read_extra(path, "metadata.json"))
-            archive.writestr(checkpoint.FOLDER + "policy.npz", policy)
-            archive.writestr(checkpoint.FOLDER + KEPT, json.dumps(record, indent=2))
-        tmp.replace(out)
+        _write(out, path, record, KEPT)
     return list(written), skipped
 
 
@@ -299,14 +298,14 @@ def rewrite(path: Path, entry: dict[str, Any]) -> None:
     _write(path, path, entry)
 
 
-def _write(out: Path, source: Path, entry: dict[str, Any]) -> None:
-    """``out``: the playing parts of checkpoint ``source`` and ``entry`` as ``zoo.json``,
+def _write(out: Path, source: Path, entry: dict[str, Any], record: str = "zoo.json") -> None:
+    """``out``: the playing parts of checkpoint ``source`` and ``entry`` as ``record``,
     written beside it and moved into place (a reader never sees half an entry)."""
     tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
         for part in ("metadata.json", "policy.npz"):
             archive.writestr(checkpoint.FOLDER + part, checkpoint.read_extra(source, part))
-        archive.writestr(checkpoint.FOLDER + "zoo.json", json.dumps(entry, indent=2))
+        archive.writestr(checkpoint.FOLDER + record, json.dumps(entry, indent=2))
     tmp.replace(out)
 
 
