@@ -31,7 +31,7 @@ agents.ppo.zoo keep-exploiters PATH...`` strips the final checkpoint of every fi
 exploiter under the paths (the runs ``bluff transfer`` finds) into
 ``zoo/exploiters/<game>/<policy sha256, 16 digits>.zip``, with ``exploiter.json``: whom it was
 trained against, its start, seed and steps, its run, and its edge where its ``exploit.json``
-gave one. Named by its policy, a copy is kept once. ``bluff transfer AGENT zoo/exploiters``
+gave one (``--min-edge X``: only those that measured at least X). Named by its policy, a copy is kept once. ``bluff transfer AGENT zoo/exploiters``
 plays them, and a config names one as ``ppo:zoo/exploiters/<game>/<id>.zip``.
 """
 
@@ -240,10 +240,12 @@ def add_transfer(name: str, record: dict[str, Any]) -> Path:
     return path
 
 
-def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple[list[Path], list[dict[str, str]]]:
+def keep_exploiters(paths: list[str | Path], commit: str | None = None,
+                    min_edge: float | None = None) -> tuple[list[Path], list[dict[str, str]]]:
     """Strip the final checkpoint of every finished exploiter under ``paths`` (as ``bluff
     transfer`` finds them) into ``zoo/exploiters/<game>/<policy sha256[:16]>.zip`` with its
-    record, unless kept before; the files (one per distinct policy) and the runs skipped, with why."""
+    record, unless kept before; with ``min_edge``, only those whose ``exploit.json`` measured
+    at least that edge. The files (one per distinct policy) and the runs skipped, with why."""
     found, skipped = find_exploiters(paths)
     written: dict[Path, None] = {}
     for path in found:
@@ -264,6 +266,10 @@ def keep_exploiters(paths: list[str | Path], commit: str | None = None) -> tuple
                   "steps": meta.get("num_timesteps"), "run": str(run), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
                   "policy_sha256": hashlib.sha256(policy).hexdigest(), "commit": commit or _commit(),
                   **_exploit_row(run)}
+        if min_edge is not None and not record.get("edge", float("-inf")) >= min_edge:
+            measured = f"{record['edge']:+.3f}" if "edge" in record else "none measured"
+            skipped.append({"path": str(path), "why": f"its edge ({measured}) is below {min_edge:+.3f}"})
+            continue
         if meta["game"] not in GAMES:  # the folder is named after it: never a path of the checkpoint's making
             skipped.append({"path": str(path), "why": f"game {str(meta['game'])[:80]!r} is none of {', '.join(GAMES)}"})
             continue
@@ -413,6 +419,7 @@ def main() -> None:
     keeping = sub.add_parser("keep-exploiters", help="keep the exploiters under the paths in zoo/exploiters/<game>/")
     keeping.add_argument("paths", nargs="+", help="exploiter runs, or directories holding them (as bluff transfer)")
     keeping.add_argument("--commit", help="the commit they were trained at (default: HEAD)")
+    keeping.add_argument("--min-edge", type=float, help="only those whose exploit.json measured at least this edge")
     sub.add_parser("list", help="the entries")
     sub.add_parser("table", help="the results table of the entries (markdown), as in the README")
     args = parser.parse_args()
@@ -447,7 +454,7 @@ def _run(args: argparse.Namespace) -> None:
     elif args.command == "add-mixture":
         print(add_mixture(args.sources, args.name, _extras(args), args.commit, "blend" if args.blend else "mix"))
     elif args.command == "keep-exploiters":
-        written, skipped = keep_exploiters(args.paths, args.commit)
+        written, skipped = keep_exploiters(args.paths, args.commit, args.min_edge)
         for path in written:
             print(path)
         for row in skipped:

@@ -131,6 +131,13 @@ def test_kept_exploiters_play_from_the_zoo_as_their_runs_did(runs, tmp_path, mon
     again, skipped = zoo.keep_exploiters([runs, tmp_path / "zoo"])
     assert again == written and sum(s["why"] == "already a kept exploiter" for s in skipped) == 2
     assert json.loads(zoo.checkpoint.read_extra(written[0], zoo.KEPT)) == record  # kept once, not rewritten
+    edges = {json.loads(zoo.checkpoint.read_extra(p, zoo.KEPT))["edge"] for p in written}
+    monkeypatch.setattr(zoo, "ZOO", tmp_path / "other_zoo")
+    none, skipped = zoo.keep_exploiters([runs], min_edge=max(edges) + 0.001)
+    assert none == [] and sum("is below" in s["why"] for s in skipped) == 3
+    kept, skipped = zoo.keep_exploiters([runs], min_edge=min(edges))
+    assert len(kept) == 2 and any("(none measured) is below" in s["why"] for s in skipped)  # the league's copy
+    monkeypatch.setattr(zoo, "ZOO", tmp_path / "zoo")
     game = GameInfo.of(bluff_envs.make(GAME, raw=True, **OPTIONS))
     agent = make_agent(f"ppo:zoo/exploiters/{GAME}/{written[0].name}", game, 0)
     assert agent.policy.num_actions == len(game.action_names)
