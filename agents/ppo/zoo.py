@@ -75,6 +75,16 @@ def location(spec_path: str) -> str:
     return spec_path
 
 
+def folder(given: str | Path) -> Path:
+    """A path as given when it exists from here, else ``zoo/...`` in the repository's zoo (e.g.
+    ``zoo/exploiters`` from any working directory), else as given."""
+    path = Path(given)
+    rest = str(given)[len(PREFIX):]
+    if not path.exists() and str(given).startswith(PREFIX) and ".." not in Path(rest).parts and (ZOO / rest).exists():
+        return ZOO / rest
+    return path
+
+
 def info(path: Path) -> dict[str, Any]:
     """An entry's ``zoo.json`` (a mixture entry: its file)."""
     if path.suffix == ".json":

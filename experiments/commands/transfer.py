@@ -33,12 +33,14 @@ def command(agent, paths, game, options_json, deals, seed, confirm, confirm_deal
     """Exploiters trained before, each against copies of AGENT: its transfer exploitability.
 
     PATHS are exploiter checkpoints, exploiter runs, or directories searched for them (the
-    vs_* runs of `bluff exploit`, the league/exploiter_* runs of league training); only
+    vs_* runs of `bluff exploit`, the league/exploiter_* runs of league training, the zoo's
+    kept exploiters: zoo/exploiters, from any directory); only
     finished runs of AGENT's game and options play. Each plays against copies of AGENT in
     every other seat (Tarneeb: its partnership) on the same fresh duplicate deals; the
     --confirm strongest play again on other deals, and the strongest confirmed edge over
     parity is reported with its Wilson 95 % interval (agents/training/transfer.py).
     """
+    from agents.ppo.zoo import folder
     from agents.training.run_dir import exclusive, inside
     from agents.training.transfer import find_exploiters, markdown, transfer
 
@@ -47,7 +49,7 @@ def command(agent, paths, game, options_json, deals, seed, confirm, confirm_deal
         options = json.loads(options_json) if options_json else _options_of(agent)
         if not isinstance(options, dict):
             raise ValueError("--options must be a JSON object, e.g. '{\"num_players\": 4}'")
-        exploiters, skipped = find_exploiters(paths)
+        exploiters, skipped = find_exploiters([folder(p) for p in paths])
         if not exploiters:
             raise ValueError(f"no finished exploiter under {', '.join(p[:100] for p in paths[:5])}"
                              f"{' ...' if len(paths) > 5 else ''} ({len(skipped)} unfinished or broken)")

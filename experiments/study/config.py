@@ -361,10 +361,10 @@ def _study(entry: Any, where: str, base_dir: Path, seed: int, executor: Any, pro
 
 def _transfer_path(given: str, base_dir: Path) -> Path | None:
     """A transfer path: relative to the experiment file, or ``zoo/...`` in the repository."""
-    from agents.ppo.zoo import PREFIX, ZOO
+    from agents.ppo.zoo import folder
 
-    for path in (base_dir / given, ZOO / given[len(PREFIX):] if given.startswith(PREFIX) else None):
-        if path is not None and path.exists():
+    for path in (base_dir / given, folder(given)):
+        if path.exists():
             return path.resolve()
     return None
 

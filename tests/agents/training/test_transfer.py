@@ -143,3 +143,10 @@ def test_kept_exploiters_play_from_the_zoo_as_their_runs_did(runs, tmp_path, mon
     assert agent.policy.num_actions == len(game.action_names)
     with pytest.raises(ValueError, match="no kept exploiter"):
         make_agent(f"ppo:zoo/exploiters/{GAME}/nothing.zip", game, 0)
+    elsewhere = tmp_path / "elsewhere"  # zoo/exploiters names the repository's from any directory
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = CliRunner().invoke(cli, ["transfer", "honest", "zoo/exploiters", "--game", GAME, "--options",
+                                      json.dumps(OPTIONS), "--deals", "1", "--confirm", "0", "--out", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "t" / "transfer.json").read_text())["exploiters"] == 2
