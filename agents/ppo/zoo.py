@@ -24,15 +24,16 @@ blend entry instead (:mod:`agents.blend`: a member drawn anew every decision; ``
 OTHER`` gives it a final evaluation on another entry's deals; ``exploit``, ``list`` and
 ``table`` take both kinds.
 
-**Kept exploiters.** Exploiters are runs under ``runs/``, which the repository does not hold, so
-transfer exploitability (``bluff transfer``) and recipes that train against known exploiters
+**Kept exploiters.** Exploiters are runs under ``runs/``, which the repository does not hold,
+so transfer exploitability (``bluff transfer``) and recipes that train against known exploiters
 (``league.known_exploiters``) would not reproduce from a fresh clone. ``python -m
 agents.ppo.zoo keep-exploiters PATH...`` strips the final checkpoint of every finished
 exploiter under the paths (the runs ``bluff transfer`` finds) into
 ``zoo/exploiters/<game>/<policy sha256, 16 digits>.zip``, with ``exploiter.json``: whom it was
 trained against, its start, seed and steps, its run, and its edge where its ``exploit.json``
-gave one (``--min-edge X``: only those that measured at least X). Named by its policy, a copy is kept once. ``bluff transfer AGENT zoo/exploiters``
-plays them, and a config names one as ``ppo:zoo/exploiters/<game>/<id>.zip``.
+gave one (``--min-edge X``: only those that measured at least X). Named by its policy, a copy
+is kept once. ``bluff transfer AGENT zoo/exploiters`` plays them, and a config names one as
+``ppo:zoo/exploiters/<game>/<id>.zip``.
 """
 
 from __future__ import annotations
