@@ -64,8 +64,9 @@ def component_specs(spec: str) -> list[str]:
 
 
 class BlendedPolicy:
-    """The mean of ``policies`` (frozen policies of one game), decision by decision, with the
-    interface of :class:`~agents.ppo.frozen_policy.FrozenPolicy` that agents play through."""
+    """The mean of ``policies`` (frozen policies of one game), decision by decision, with the part
+    of :class:`~agents.ppo.frozen_policy.FrozenPolicy` that agents play through (``decide``,
+    ``act_rows``); a member's temperature is its own (``ppo:<path>@temperature=T``)."""
 
     def __init__(self, policies: list):
         if not policies:
@@ -111,13 +112,6 @@ class BlendedPolicy:
     def decide(self, observation: np.ndarray, mask: np.ndarray, u: float | None) -> int:
         rows = np.asarray(observation, np.float32)[None]
         return int(self.act_rows(rows, np.asarray(mask)[None], None if u is None else np.array([u]))[0])
-
-    def act(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None) -> int:
-        return self.decide(observation, mask, None if rng is None else float(rng.random()))
-
-    def tempered(self, temperature: float) -> BlendedPolicy:
-        """Each member at ``temperature``."""
-        return BlendedPolicy([p.tempered(temperature) for p in self.policies])
 
     def __repr__(self) -> str:
         return f"BlendedPolicy({', '.join(map(repr, self.policies))})"
