@@ -4,7 +4,7 @@
 
     name: quick                      # optional; default: the file's stem
     seed: 0                          # seeds every training run and tournament
-    workers: null                    # processes for training runs (one each) and tournaments; null: all cores
+    workers: null                    # processes for training runs (one each), tournaments and transfer; null: all cores
     executor: local                  # local | ray | {kind: ray, address: "ray://head:10001"}
     games:
       - game: i_doubt_it

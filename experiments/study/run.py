@@ -169,7 +169,8 @@ def _transfer(study, run_dir: Path, seed: int, workers: int | None, checkpoints:
     """The transfer exploitability of each agent the study names, in ``<game>/transfer/<agent>/``
     (kept once written): the exploiters under the step's paths and the study's own (its
     ``<game>/`` folder: the exploit step's, league exploiters), the experiment's seed picking
-    the deals. No exploiter at all is recorded as such, not an error."""
+    the deals, on ``workers`` processes (None: all cores, as training and tournaments). No
+    exploiter at all is recorded as such, not an error."""
     step = study.transfer
     if step is None:
         return {}
@@ -184,7 +185,8 @@ def _transfer(study, run_dir: Path, seed: int, workers: int | None, checkpoints:
             echo(f"{study.game}: transfer exploitability of {agent} ({len(exploiters)} exploiters, {step.deals} deals)")
             try:
                 record = transfer(study.game, study.options, checkpoints[agent], exploiters, deals=step.deals, seed=seed,
-                                  confirm=step.confirm, confirm_deals=step.confirm_deals, workers=workers or 1, echo=echo)
+                                  confirm=step.confirm, confirm_deals=step.confirm_deals, workers=workers or os.cpu_count() or 1,
+                                  echo=echo)
             except ValueError as error:  # none of them plays this game and options
                 record = {"agent": checkpoints[agent], "game": study.game, "exploiters": 0, "rows": [],
                           "strongest": None, "skipped": [], "error": str(error)}

@@ -110,3 +110,22 @@ def test_a_blend_plays_the_reference_games_on_the_vector_engine():
     vector = [dataclasses.replace(t, engine="vector") for t in tasks]
     records = vector_match.play_tasks(vector, vector_match.VectorTable(3))
     assert [json.dumps(match.result_line(t, r), sort_keys=True) for t, r in zip(vector, records)] == reference
+
+
+def test_a_blend_teaches_a_clone_but_lends_no_weights(tmp_path):
+    """A blend as ``warm_start.teacher`` is cloned as any teacher is: its batched form plays the
+    learner's seats, one draw per decision, so the clone fits the members' mean. It has no one
+    network whose weights ``copy_weights`` could take: refused when the config is read."""
+    from agents.ppo.train import Trainer
+    from agents.training.config import config_from_dict
+
+    tiny = {"game": {"name": "believe_it_or_not"}, "total_steps": 256, "num_envs": 2,
+            "ppo": {"n_steps": 128, "batch_size": 128, "n_epochs": 1}, "network": {"pi": [32], "vf": [32]},
+            "opponents": {"fixed": ["counter"], "snapshot_every": 0},
+            "eval": {"every": 0, "deals": 1, "opponents": ["counter"]}, "checkpoint": {"every": 100_000, "keep": 0},
+            "warm_start": {"teacher": BLEND, "decisions": 400, "epochs": 2}}
+    Trainer(config_from_dict(tiny), tmp_path, resume=False, echo=lambda line: None).run()
+    log = (tmp_path / "train.log").read_text()
+    assert f"warm start: cloned {BLEND} from " in log
+    with pytest.raises(ValueError, match=r"warm_start.copy_weights: true with teacher 'blend:.*allowed: true only with a ppo: teacher"):
+        config_from_dict({**tiny, "warm_start": {"teacher": BLEND, "copy_weights": True}})
