@@ -10,7 +10,7 @@ deterministic given its seed.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -28,6 +28,8 @@ class GameInfo:
     layout: ObservationLayout
     config: Any  # the game's frozen, validated options
     teams: tuple[tuple[int, ...], ...] = ()  # seats sharing rewards (partnerships); singles otherwise
+    # relabellings that leave the game the same (bluff_envs.symmetry); None: the game has none
+    symmetry: Any = field(default=None, compare=False)
 
     @classmethod
     def of(cls, env) -> GameInfo:
@@ -42,6 +44,7 @@ class GameInfo:
             layout=game.layout,
             config=game.config,
             teams=teams_of(game),
+            symmetry=getattr(game, "symmetry", None),
         )
 
     def action(self, name: str) -> int:
@@ -94,33 +97,52 @@ def require_legal(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
 
 GREEDY = "@greedy"  # the suffix of a learned agent's spec that asks for its most likely action
 TEMPERATURE = "@temperature="  # the suffix that plays its policy's softmax at a temperature
+SYMMETRIC = "@symmetric"  # the suffix that plays it through the game's symmetry (agents.symmetric)
 MAX_TEMPERATURE = 100.0
 
 
 class PlayMode(NamedTuple):
-    location: str  # the checkpoint's path, the suffix removed
+    location: str  # the checkpoint's path, the suffixes removed
     greedy: bool  # its most likely legal action, not a draw
     temperature: float  # the masked softmax of logits / temperature (1: the policy as trained)
+    symmetric: bool = False  # after a relabelling of the cards drawn per decision (agents.symmetric)
+
+    def suffix(self) -> str:
+        """The suffixes that ask for this play, in their canonical order."""
+        return ((SYMMETRIC if self.symmetric else "") + (GREEDY if self.greedy else "")
+                + (f"{TEMPERATURE}{self.temperature:g}" if self.temperature != 1.0 else ""))
 
 
 def play_mode(location: str) -> PlayMode:
     """``"<path>@greedy"``: the most likely action; ``"<path>@temperature=T"``: draws from the
     masked softmax of the logits divided by ``T`` (above 1 flatter, below 1 sharper); anything
     else plays the policy's mixed strategy as trained: in a bluffing game a pure strategy is
-    exploitable by construction. ``ValueError`` for a temperature that is not in (0, 100]."""
-    if location.endswith(GREEDY):
-        return PlayMode(location[: -len(GREEDY)], True, 1.0)
+    exploitable by construction. ``@symmetric`` (before or after a temperature) plays it
+    through the game's symmetry, a relabelling drawn per decision (:mod:`agents.symmetric`);
+    it samples, so never with ``@greedy``. ``ValueError`` for a temperature that is not in
+    (0, 100] and for ``@greedy`` with ``@symmetric``."""
+    symmetric = location.endswith(SYMMETRIC)
+    location = location.removesuffix(SYMMETRIC)
+    greedy, temperature = location.endswith(GREEDY), 1.0
     head, found, value = location.rpartition(TEMPERATURE)
-    if not found:
-        return PlayMode(location, False, 1.0)
-    try:
-        temperature = float(value)
-    except ValueError:
-        temperature = float("nan")
-    if not 0 < temperature <= MAX_TEMPERATURE:  # also refuses nan
-        raise ValueError(f"{location[-80:]!r}: the temperature must be a number above 0 and at most "
-                         f"{MAX_TEMPERATURE:g}, e.g. @temperature=1.5")
-    return PlayMode(head, False, temperature)
+    if greedy:
+        head = location[: -len(GREEDY)]
+    elif not found:
+        head = location
+    else:
+        try:
+            temperature = float(value)
+        except ValueError:
+            temperature = float("nan")
+        if not 0 < temperature <= MAX_TEMPERATURE:  # also refuses nan
+            raise ValueError(f"{location[-80:]!r}: the temperature must be a number above 0 and at most "
+                             f"{MAX_TEMPERATURE:g}, e.g. @temperature=1.5")
+    if head.endswith(SYMMETRIC) and not symmetric:
+        head, symmetric = head.removesuffix(SYMMETRIC), True
+    if greedy and symmetric:
+        raise ValueError(f"{location[-80:]!r}: @symmetric draws a relabelling per decision, so it samples; "
+                         "allowed: <path>@symmetric, <path>@symmetric@temperature=T, or <path>@greedy alone")
+    return PlayMode(head, greedy, temperature, symmetric)
 
 
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import GREEDY, GameInfo
+from agents.base import GREEDY, SYMMETRIC, GameInfo
 
 BLEND = "blend:"
 SEPARATOR = "+"
@@ -47,10 +47,10 @@ def members_of(spec: str) -> list[str]:
         raise ValueError(f"agent spec {spec[:200]!r}: a blend is blend:<ppo spec>+<ppo spec>+..., with no empty "
                          "member (e.g. blend:ppo:zoo/a+ppo:zoo/b)")
     for m in members:
-        if not m.startswith(PPO) or m.endswith(GREEDY) or "#" in m:
+        if not m.startswith(PPO) or m.endswith(GREEDY) or SYMMETRIC in m or "#" in m:
             raise ValueError(f"agent spec {spec[:200]!r}: member {m[:120]!r} is not a sampled policy; allowed: "
-                             "ppo:<checkpoint or run>, a temperature may follow (@temperature=T), never @greedy "
-                             "or a label (label the blend: blend:a+b#name)")
+                             "ppo:<checkpoint or run>, a temperature may follow (@temperature=T), never @greedy, "
+                             "@symmetric or a label (label the blend: blend:a+b#name)")
     return members
 
 

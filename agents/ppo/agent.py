@@ -4,7 +4,8 @@ The checkpoint's policy plays through numpy (no PyTorch needed) and, by default,
 mixed strategy (the masked softmax) with the agent's seeded generator, so a ``ppo:`` agent is
 reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
 legal action instead, and ``ppo:<path>@temperature=T`` draws from the softmax of its logits
-divided by ``T`` (a flatter mix above 1). ``ppo:zoo/<name>`` plays an agent of the repository's zoo
+divided by ``T`` (a flatter mix above 1); ``ppo:<path>@symmetric`` plays it after a relabelling
+of the cards drawn per decision, in a game that has one (:mod:`agents.symmetric`). ``ppo:zoo/<name>`` plays an agent of the repository's zoo
 (:mod:`agents.ppo.zoo`). A checkpoint trained on another game, env version or options is refused
 with a ``ValueError`` that names the difference.
 """
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.base import GREEDY, TEMPERATURE, Agent, GameInfo, check_policy_fits, play_mode, require_legal
+from agents.base import Agent, GameInfo, check_policy_fits, play_mode, require_legal
 from agents.ppo import checkpoint, zoo
 from agents.ppo.frozen_policy import FrozenPolicy
+from agents.symmetric import symmetrized
 
 
 class PPOAgent(Agent):
@@ -50,13 +52,16 @@ def checkpoint_file(location: str) -> Path:
 def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
     """The agent of spec ``ppo:<path>``: a checkpoint zip, or a run directory (its final
     agent: ``checkpoint.final``). ``ValueError`` if it was trained for another game, version or options."""
-    location, greedy, temperature = play_mode(path)
+    mode = play_mode(path)
+    location, greedy, temperature = mode.location, mode.greedy, mode.temperature
     if not location:
         raise ValueError("spec 'ppo:<path>' needs a checkpoint path, e.g. ppo:runs/i_doubt_it/checkpoints/step_0000100000.zip")
     file = checkpoint_file(location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
-    name = f"ppo:{Path(location)}" + (GREEDY if greedy else f"{TEMPERATURE}{temperature:g}" if temperature != 1.0 else "")
+    name = f"ppo:{Path(location)}" + mode.suffix()
     policy = checkpoint.read_policy(file)
-    return PPOAgent(game, policy.tempered(temperature) if temperature != 1.0 else policy, seed, sample=not greedy,
-                    name=name)
+    policy = policy.tempered(temperature) if temperature != 1.0 else policy
+    if mode.symmetric:
+        policy = symmetrized(policy, game, f"ppo:{path}")
+    return PPOAgent(game, policy, seed, sample=not greedy, name=name)

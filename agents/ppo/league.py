@@ -79,20 +79,21 @@ def train_exploiter(trainer, model, index: int) -> FrozenPolicy:
     if not finished(run_dir, index):
         population = run_dir / LEAGUE / f"population_{index:03d}"
         main = write_member(population / "main.zip", meta, trainer.frozen(model))
+        played = trainer.play_suffix  # the main agent and its snapshots play as it learns (learner.symmetric)
         if kind == "main":
-            opponents = [f"ppo:{main}"]
+            opponents = [f"ppo:{main}{played}"]
         else:
-            opponents = list(c.opponents.fixed) + [f"ppo:{main}"]
+            opponents = list(c.opponents.fixed) + [f"ppo:{main}{played}"]
             for member in trainer.pool.snapshots:
                 path = write_member(population / f"{member.id.replace('@', '_')}.zip", meta, member.policy)
-                opponents.append(f"ppo:{path}")
+                opponents.append(f"ppo:{path}{played if member.is_learner else ''}")
         recipe = c.replace(league=type(c.league)())
         teachers = c.league.exploiter_teachers
         if teachers:  # the exploiter clones its own teacher, in turn, copying no weights
             teacher = teachers[(index - 1) % len(teachers)]
             recipe = recipe.replace(warm_start=dataclasses.replace(c.warm_start, teacher=teacher, copy_weights=False))
         config = exploiter_config(recipe, opponents, seed=c.seed * 1000 + index,
-                                  steps=c.league.exploiter_steps, eval_opponents=[f"ppo:{main}"])
+                                  steps=c.league.exploiter_steps, eval_opponents=[f"ppo:{main}{played}"])
         if kind == "league":
             config = config.replace(opponents=dataclasses.replace(config.opponents, sampling="pfsp",
                                                                   tables=c.opponents.tables))

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.base import GameInfo
+from agents.base import SYMMETRIC, GameInfo
 from agents.ppo import checkpoint
 from agents.training.config import TrainConfig, config_from_dict, on_schedule
 from agents.training.evaluate import EvalResult, evaluate
@@ -79,6 +79,8 @@ class Trainer:
         import bluff_envs
 
         self.game = GameInfo.of(bluff_envs.make(c.game.name, raw=True, **c.game.options))
+        # how its checkpoints play as the agent it trains: through the game's symmetry, if it learns so
+        self.play_suffix = SYMMETRIC if c.learner.symmetric else ""
         self.pool = OpponentPool(
             c.opponents.fixed,
             c.opponents.sampling,
@@ -146,7 +148,7 @@ class Trainer:
             self.say(f"removed {stale.name}, an average of fewer steps than the run will have")
         env_seeds = self.seeds.envs(steps_done, c.num_envs)  # a resumed run deals new games
         session = self._log_session(steps_done, env_seeds)
-        venv = self._make_vec_env(env_seeds)
+        venv = self._make_vec_env(env_seeds, steps_done)
         try:
             if self.resume_from is not None and checkpoint.is_legacy(self.resume_from):
                 model = checkpoint.legacy_model(self.resume_from, venv)  # only with the trust switch
@@ -235,7 +237,7 @@ class Trainer:
         copy_from = copied_policy(w.teacher, self.game, c.network) if w.copy_weights else None
         fit = warm_start(model, make_env, w.teacher, w.decisions, w.epochs, w.batch_size, w.learning_rate, w.entropy_coef,
                          self.seeds.warm_start, self.say, dagger_rounds=w.dagger_rounds, freeze=lambda: self.frozen(model),
-                         copy_from=copy_from)
+                         copy_from=copy_from, symmetry=self.game.symmetry if c.learner.symmetric else None)
         for key, value in fit.items():
             model.logger.record(f"warm_start/{key}", value)
 
@@ -251,9 +253,11 @@ class Trainer:
         if c.league.exploiter_tables:
             settings["exploiter_tables"] = c.league.exploiter_tables
             settings["exploiter_table_draw"] = c.league.exploiter_table_draw
+        if c.learner.symmetric:
+            settings["symmetric_snapshots"] = True
         return settings
 
-    def _make_vec_env(self, seeds: list[int]):
+    def _make_vec_env(self, seeds: list[int], steps_done: int = 0):
         from stable_baselines3.common.vec_env import VecMonitor
 
         from agents.ppo.vec import make_vec_env
@@ -261,8 +265,13 @@ class Trainer:
 
         c = self.config
         if c.engine == "vector":
-            return VecMonitor(VectorLearnerEnv(c.game.name, c.game.options, self.pool.payload(), num_envs=c.num_envs,
-                                               seeds=seeds, first_seat=0, **self._env_settings()))
+            venv = VectorLearnerEnv(c.game.name, c.game.options, self.pool.payload(), num_envs=c.num_envs,
+                                    seeds=seeds, first_seat=0, **self._env_settings())
+            if c.learner.symmetric:  # it sees every decision relabelled (the config allows it on this engine only)
+                from agents.training.symmetric_learner import SymmetricLearner
+
+                venv = SymmetricLearner(venv, self.game.symmetry, seed=self.seeds.symmetry(steps_done))
+            return VecMonitor(venv)
         return make_vec_env(
             c.game.name,
             c.game.options,
@@ -395,7 +404,8 @@ class Trainer:
         # the final number on deals no periodic evaluation (and no training game) has used
         seed = c.eval.seed if final else periodic_eval_seed(c.eval.seed)
         started = time.perf_counter()
-        result = evaluate(c.game.name, c.game.options, f"ppo:{path}", c.eval.opponents, deals, seed, c.eval.workers,
+        result = evaluate(c.game.name, c.game.options, f"ppo:{path}{self.play_suffix}", c.eval.opponents, deals, seed,
+                          c.eval.workers,
                           engine="auto" if c.engine == "vector" else "reference")
         self.last_eval = result
         logger = model.logger

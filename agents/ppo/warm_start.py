@@ -177,13 +177,14 @@ def clone(policy, data: Demonstrations, *, epochs: int, batch_size: int, learnin
 def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], teacher: str, decisions: int, epochs: int, batch_size: int,
                learning_rate: float, entropy_coef: float, seed: Callable[[int], int], say: Callable[[str], None],
                dagger_rounds: int = 0, freeze: Callable[[], FrozenPolicy] | None = None,
-               copy_from: FrozenPolicy | None = None) -> dict[str, float]:
+               copy_from: FrozenPolicy | None = None, symmetry=None) -> dict[str, float]:
     """Collect the teacher's games and clone them into ``model.policy``; then, for each of
     ``dagger_rounds``, let the clone (``freeze()``: the policy as it stands) play ``decisions``
     more decisions with the teacher's labels, and refit on everything gathered. ``seed(k)`` is
     the seed of round ``k`` (0: the first collection and fit). With ``copy_from`` (the
     teacher's own policy, see :func:`teacher_policy`) the actor takes its weights and the
-    games fit only the value function."""
+    games fit only the value function. With ``symmetry`` (``learner.symmetric``) every example
+    is shown relabelled, as the learner will see its decisions (:func:`relabelled`)."""
     if dagger_rounds and freeze is None:
         raise ValueError("dagger_rounds needs freeze, to let the clone play")
     if copy_from is not None and dagger_rounds:
@@ -193,6 +194,8 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
         set_actor(model.policy, copy_from)
     env = make_env()
     data = collect(env, teacher, decisions, model.gamma, seed(0))
+    if symmetry is not None:
+        data = relabelled(data, symmetry, seed(0))
     fit_options = {"epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
                    "vf_coef": model.vf_coef, "entropy_coef": entropy_coef, "fit_policy": copy_from is None}
     collected = time.perf_counter() - started
@@ -207,6 +210,8 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
         began = time.perf_counter()
         actor = freeze()
         own = collect(env, teacher, decisions, model.gamma, seed(round_), actor=actor)
+        if symmetry is not None:
+            own = relabelled(own, symmetry, seed(round_))
         # how often the clone, where its own play led, already chose what the teacher would
         sample = slice(0, 5000)
         agreed = float(np.mean(actor.act_rows(own.observations[sample], own.masks[sample]) == own.actions[sample]))
@@ -220,6 +225,16 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
         )
         fit["dagger_agreement"] = agreed
     return {**fit, "decisions": len(data.actions), "games": data.games}
+
+
+def relabelled(data: Demonstrations, symmetry, seed: int) -> Demonstrations:
+    """Every example relabelled by its own relabelling of ``symmetry`` (drawn from ``seed``):
+    the observation and mask as that relabelling shows them, the action moved with them."""
+    rng = np.random.default_rng(seed)
+    shown, legal, back = symmetry.relabel(data.observations, data.masks,
+                                          symmetry.permutations(rng.integers(symmetry.count, size=len(data.actions))))
+    actions = np.argsort(back, axis=1)[np.arange(len(data.actions)), data.actions]  # where each action went
+    return Demonstrations(shown, legal, actions, data.returns, data.games)
 
 
 # -- fine-tuning from a checkpoint ----------------------------------------------------------

@@ -58,6 +58,9 @@ class LearnerSection:
     seat: Integer(0, 64) | Literal["rotate"] = "rotate"  # the learner's seat: rotating, or fixed
     partner: AgentSpec = "self"  # partnership games: "self", "pool" or an agent spec
     shaping: MapOf(Number()) = field(default_factory=dict)  # potential per observation field; {}: none
+    # play and learn through the game's symmetry, a relabelling drawn per decision, as ppo:<path>@symmetric
+    # plays (agents.training.symmetric_learner); its snapshots and its league's targets play so too
+    symmetric: Flag = False
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -390,6 +393,13 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
     partner = config.learner.partner
     if ok("learner.partner") and partner != "self" and not any(len(team) > 1 for team in game.teams):
         problems.append(f"{where}learner.partner: {partner!r}, but {game.name} has no partnerships; allowed: 'self'")
+    if ok("learner.symmetric", "engine") and config.learner.symmetric:
+        if game.symmetry is None:
+            problems.append(f"{where}learner.symmetric: true, but {game.name} has no symmetry (its cards cannot be "
+                            "relabelled); allowed: false")
+        elif config.engine != "vector":
+            problems.append(f"{where}learner.symmetric: true with engine {config.engine!r}; allowed: true only on "
+                            "the vector engine")
     if ok("league.exploiter_tables") and config.league.exploiter_tables and any(len(team) > 1 for team in game.teams):
         problems.append(f"{where}league.exploiter_tables: {config.league.exploiter_tables}, but {game.name} is played "
                         "in partnerships (its exploiter holds a whole side); allowed: 0")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from agents.arena.schedule import derive_seed
 
 TRAINING = 0  # the domain of every training seed (evaluation deal seeds come from eval.seed)
-MODEL, WARM_START, WARM_START_ENV, ENVS = range(4)
+MODEL, WARM_START, WARM_START_ENV, ENVS, SYMMETRY = range(5)
 PERIODIC_EVAL = 1  # eval.seed's child for the periodic evaluations' deals
 
 
@@ -54,6 +54,11 @@ class RunSeeds:
         """The first game of each training environment of the session that starts at
         ``steps_done`` (a resumed run deals new games, not the first ones again)."""
         return [self._training(ENVS, steps_done, i) for i in range(count)]
+
+    def symmetry(self, steps_done: int) -> int:
+        """The relabellings the learner sees in the session that starts at ``steps_done``
+        (``learner.symmetric``)."""
+        return self._training(SYMMETRY, steps_done)
 
 
 def periodic_eval_seed(eval_seed: int) -> int:

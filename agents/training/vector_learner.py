@@ -23,6 +23,8 @@ by a batched agent (:mod:`agents.batched`) in one call per agent and engine step
   against a table of copies is no defence: a best response needs only one copy to lose. These
   games are not drawn from the pool and count for no member's PFSP score; their ``selfplay``
   info adds ``exploiter_table``: the exploiter's seat and reward;
+* ``symmetric_snapshots``: the learner's snapshots play through the game's symmetry
+  (:mod:`agents.symmetric`), as a learner trained with ``learner.symmetric`` plays;
 * a mixture (``mix:...``, :mod:`agents.mixture`) in a seat plays one of its members there, drawn
   alike for each game and seat;
 * partnerships: ``partner="self"`` lets the learner decide for its partner's seat too (both
@@ -93,6 +95,7 @@ class VectorLearnerEnv(VecEnv):
         shaping_gamma: float = 1.0,
         exploiter_tables: float = 0.0,
         exploiter_table_draw: str = "newest",
+        symmetric_snapshots: bool = False,
     ):
         if len(seeds) != num_envs:
             raise ValueError(f"the vector learner env needs one seed per game ({num_envs}), got {len(seeds)}")
@@ -112,6 +115,9 @@ class VectorLearnerEnv(VecEnv):
         self.engine = bluff_envs.vector.make(game, num_envs, **options)
         self.seat_rule, self.partner, self.per_seat = seat, partner, per_seat
         self.exploiter_tables, self.exploiter_table_draw = float(exploiter_tables), exploiter_table_draw
+        self.symmetric_snapshots = bool(symmetric_snapshots)
+        if symmetric_snapshots and self.game.symmetry is None:
+            raise ValueError(f"symmetric_snapshots: {game} has no symmetry")
         self.seeds = [int(s) for s in seeds]
         self.rng = np.random.default_rng(self.seeds)  # opponent draws and the batched agents' draws
         self._terms = potential_terms(self.game, shaping or {})
@@ -184,8 +190,12 @@ class VectorLearnerEnv(VecEnv):
                 agent = RowByRow(member.agent)
             elif member.is_snapshot:
                 from agents.batched.policy import BatchedPolicy
+                from agents.symmetric import SymmetrizedPolicy
 
-                agent = BatchedPolicy(self.game, member.policy, sample=True, name=member.id)
+                policy = member.policy
+                if self.symmetric_snapshots and member.is_learner:  # it plays as the learner played
+                    policy = SymmetrizedPolicy(policy, self.game.symmetry)
+                agent = BatchedPolicy(self.game, policy, sample=True, name=member.id)
             elif has_batched_form(member.spec, self.game.name):
                 agent = batched_agent(member.spec, self.game)
             else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bluff_envs.believe_it_or_not.actions import ACTION_NAMES, NAME0
 from bluff_envs.believe_it_or_not.config import BelieveItOrNotConfig
 from bluff_envs.believe_it_or_not.rules import BelieveItOrNotState
-from bluff_envs.believe_it_or_not.view import BelieveItOrNotView, Encoding, build_layout
+from bluff_envs.believe_it_or_not.view import BelieveItOrNotView, Encoding, build_layout, rank_symmetry
 from bluff_envs.cards import DeckSpec
 
 
@@ -30,6 +30,8 @@ class BelieveItOrNot:
         self.cap = c.max_cards_per_play if c.max_cards_per_play is not None else self.deck.size
         self.name_actions = tuple(NAME0 + r for r in self.ranks)  # one object: its mask is reused
         self.layout = build_layout(c)
+        # the ranks are interchangeable: any relabelling of them is the same game (bluff_envs.symmetry)
+        self.symmetry = rank_symmetry(self.layout, self.ranks, len(ACTION_NAMES))
         self.encoding = Encoding(self)  # what every view of this game shares
 
     def new_state(self, cards: list[int], rng=None) -> BelieveItOrNotState:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from bluff_envs.believe_it_or_not.actions import BUILD, NAME, RESPOND
+from bluff_envs.believe_it_or_not.actions import ADD0, BUILD, NAME, NAME0, RESPOND
 from bluff_envs.believe_it_or_not.config import BelieveItOrNotConfig
 from bluff_envs.believe_it_or_not.events import ADDED, NAMED, PLAYED, Call
 from bluff_envs.cards import NUM_RANKS
 from bluff_envs.layout import ObservationLayout
+from bluff_envs.symmetry import Relabelling
 
 HISTORY = 4  # most recent calls kept in the observation
 _RANK_ONE_HOT = np.eye(NUM_RANKS, dtype=np.float32)
@@ -31,6 +32,19 @@ _RANK_ONE_HOT = np.eye(NUM_RANKS, dtype=np.float32)
 # Public fields with one entry per seat, shown relative to the viewer (and so are the caller,
 # maker and taker one-hots of each record in "calls").
 _PER_SEAT = ("pile_by_player", "last_play_by", "hand_sizes", "out", "empty_handed")
+
+
+# the fields indexed by rank (known_cards: one block per opponent); nothing else names a rank,
+# so relabelling the ranks (bluff_envs.symmetry) moves these and only these
+RANK_FIELDS = ("hand", "building", "my_cards_in_pile", "out_of_play_known", "known_cards", "round_rank",
+               "last_revealed")
+
+
+def rank_symmetry(layout: ObservationLayout, ranks, num_actions: int) -> Relabelling:
+    """The relabellings of the deck's ``ranks``: the game is the same game under any of them."""
+    blocks = [start for name in RANK_FIELDS
+              for start in range(layout[name].start, layout[name].stop, NUM_RANKS)]
+    return Relabelling(ranks, NUM_RANKS, blocks, layout.size, (NAME0, ADD0), num_actions)
 
 
 def build_layout(c: BelieveItOrNotConfig) -> ObservationLayout:
