@@ -9,7 +9,8 @@ best response does in a spot meets the members' mean answer there. Where the mem
 differ (one believes a bluff the other disbelieves), the blend believes it half the time.
 
 Members are ``ppo:`` specs of one game's policies (a temperature may follow a member's path;
-``@greedy`` may not: a blend samples). ``blend:A+A+B`` weights A twice; ``blend:zoo/<name>``
+``@greedy`` may not: a blend samples; nor ``@symmetric``: the mean over every relabelling has
+no probabilities to average). ``blend:A+A+B`` weights A twice; ``blend:zoo/<name>``
 plays a blend entry of the zoo. One uniform draw
 ``u`` decides a decision, as for a single policy: member ``m = floor(u·k)`` of ``k``, and that
 member samples its masked softmax with the draw ``u·k − m``, so that the reference agent and

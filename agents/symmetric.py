@@ -8,7 +8,10 @@ leads, bluffs 83 % of its "10"s, and the agents believe a third of them. Played
 relabelled observation and legal actions, and maps its choice back: the action's probability
 is the policy's mean over all relabellings, the same for every rank, so no rank is a hole. A
 network trained that way (``learner.symmetric``, :mod:`agents.training.learner_env`) has no
-reason to treat ranks apart, and loses nothing by it.
+reason to treat ranks apart, and loses nothing by it. In the middle of a play being built the
+policy sees the legal adds of the real game, relabelled: ranks are added in the order 2 … A,
+which the relabelled game would order otherwise (a network trained through the symmetry knows
+such masks; one trained without has met only ascending ones).
 
 One uniform draw ``u`` decides a decision, as for every sampled agent: with ``K`` relabellings
 (13! for 52 cards), relabelling ``⌊u·K⌋`` (numbered as

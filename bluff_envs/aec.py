@@ -7,7 +7,9 @@ A game plugs in through three objects:
   :class:`~bluff_envs.layout.ObservationLayout`), ``new_state(cards, rng)`` and
   ``new_view(state)``; a partnership game also names its ``teams`` (see :func:`teams_of`);
   optionally ``parse_deck(value)``, when its ``reset`` option ``deck`` takes more than one
-  deck (Tarneeb: one per deal); the default is ``deck.parse``;
+  deck (Tarneeb: one per deal); the default is ``deck.parse``; optionally ``symmetry``, the
+  relabellings of its cards that leave the game the same (:mod:`bluff_envs.symmetry`;
+  Believe It or Not's ranks), which agents may play and learn through;
 * a **state** (the rules; the env's ``game_state``, since ``state()`` is PettingZoo's global view): ``current_player``, ``is_over``, ``truncated``, ``legal_actions()``,
   ``apply(action) -> events``, ``returns()`` and ``render_text(viewer)``;
 * a **view** (the encoder): ``record(events)`` and ``observation(player) -> np.ndarray`` (a

@@ -86,6 +86,17 @@ A player's own cards, his play being built and his share of the pile are known o
 everything else above is public or follows from public events and his own actions, so a
 player with perfect memory would know it too.
 
+Symmetry
+--------
+Every rank plays the same part, so relabelling the ranks changes nothing: a deal with its
+ranks permuted, played with the actions permuted, shows every player the permuted observations
+and ends with the same rewards (tested). ``env.unwrapped.game.symmetry``
+(:class:`bluff_envs.symmetry.Relabelling`) numbers the permutations of the deck's ranks and
+moves the fields above that are indexed by rank (``hand``, ``building``, ``my_cards_in_pile``,
+``out_of_play_known``, ``known_cards``, ``round_rank``, ``last_revealed``) and the "name" and
+"add" actions. One thing no relabelling keeps: a play's cards are added in the order 2 … A,
+so the relabelled game builds the same play in its own order.
+
 Rewards
 -------
 When only one player is still in (§2.6) he is the loser: −1; every other player +1/(n−1).

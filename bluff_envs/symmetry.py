@@ -15,7 +15,9 @@ sends label ``r`` to ``sigma[r]``; the relabelled observation holds at ``sigma[r
 original holds at ``r``, in every block indexed by label, and the action on label ``r`` becomes
 the action on ``sigma[r]``. The equivariance test of each game (the relabelled deal, played with
 relabelled actions, shows the relabelled observations and gives the same rewards) proves the
-blocks complete.
+blocks complete. Where a game orders its actions by label (Believe It or Not builds a play with
+its ranks in the order 2 … A), the relabelled game takes the same step in its own order: the
+two games meet again when the step is done.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The game of Believe It or Not: validated options and what follows from them (deck, ranks,
-cap, layout, the encoding every view shares).
+cap, layout, the encoding every view shares, the symmetry of its ranks).
 
 The AEC adapter (:mod:`bluff_envs.aec`) builds one per environment and asks it for a new
 state (:mod:`~bluff_envs.believe_it_or_not.rules`) and view
