@@ -53,7 +53,7 @@ class SymmetrizedPolicy:
         if u is None:
             raise ValueError("a symmetrized policy samples: it needs a draw per row (there is no @greedy @symmetric)")
         k, rest = self.split(u)
-        shown, legal, back = self.symmetry.relabel(observations, masks, self.symmetry.permutations(k))
+        shown, legal, back = self.symmetry.relabel_numbered(np.asarray(observations, np.float32), np.asarray(masks), k)
         chosen = self.policy.act_rows(shown, legal, rest)
         return np.take_along_axis(back, chosen[:, None], axis=1)[:, 0]
 

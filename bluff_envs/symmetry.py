@@ -26,6 +26,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 
 class Relabelling:
@@ -50,6 +51,7 @@ class Relabelling:
         self.observation_size = observation_size
         self.num_actions = num_actions
         self.count = math.factorial(len(self.labels))  # the permutations, numbered 0..count-1
+        self._radices = np.array([math.factorial(len(self.labels) - 1 - i) for i in range(len(self.labels))], np.int64)
 
     def permutations(self, k: np.ndarray) -> np.ndarray:
         """The permutations numbered ``k`` (ints in ``[0, count)``) as rows ``sigma`` over all
@@ -91,5 +93,58 @@ class Relabelling:
         return (np.take_along_axis(np.atleast_2d(observations), obs_src, axis=1),
                 np.take_along_axis(np.atleast_2d(masks), action_src, axis=1), action_src)
 
+    def relabel_numbered(self, observations: np.ndarray, masks: np.ndarray, k: np.ndarray):
+        """:meth:`relabel` by the permutations numbered ``k``, in one numba kernel (agents ask
+        for a few rows at a time, where numpy's per-call cost would dominate); the same
+        arrays as ``relabel(observations, masks, permutations(k))``, which the tests check."""
+        observations, masks = np.atleast_2d(observations), np.atleast_2d(masks)
+        k = np.ascontiguousarray(k, np.int64).reshape(-1)
+        if len(k) != len(observations) or len(masks) != len(observations):
+            raise ValueError(f"relabel_numbered needs one number per row: {len(k)} numbers, {len(observations)} "
+                             f"observations, {len(masks)} masks")
+        if len(k) and (k.min() < 0 or k.max() >= self.count):
+            raise ValueError(f"relabel_numbered: permutation numbers must lie in 0..{self.count - 1}")
+        shown = np.empty_like(observations)
+        legal = np.empty_like(masks)
+        back = np.empty((len(k), self.num_actions), np.int64)
+        _relabel_rows(k, self.labels, self._radices, self.width, self.observation_blocks, self.action_blocks,
+                      observations, masks, shown, legal, back)
+        return shown, legal, back
+
     def __repr__(self) -> str:
         return f"Relabelling({len(self.labels)} labels, {self.count:,} permutations)"
+
+
+@njit(cache=True)
+def _relabel_rows(k, labels, radices, width, obs_blocks, action_blocks, observations, masks, shown, legal, back):
+    """Row ``i``: decode permutation ``k[i]`` as :meth:`Relabelling.permutations` does, then fill
+    ``shown``, ``legal`` and ``back`` as :meth:`Relabelling.relabel` would."""
+    m = len(labels)
+    pool = np.empty(m, np.int64)
+    sigma = np.empty(width, np.int64)
+    inverse = np.empty(width, np.int64)
+    for i in range(len(k)):
+        for r in range(width):
+            sigma[r] = r
+        for j in range(m):
+            pool[j] = labels[j]
+        rest = k[i]
+        for j in range(m):
+            digit = rest // radices[j]
+            rest = rest % radices[j]
+            sigma[labels[j]] = pool[digit]
+            for t in range(digit, m - 1 - j):
+                pool[t] = pool[t + 1]
+        for r in range(width):
+            inverse[sigma[r]] = r
+        shown[i, :] = observations[i, :]
+        for start in obs_blocks:
+            for j in range(width):
+                shown[i, start + j] = observations[i, start + inverse[j]]
+        for a in range(back.shape[1]):
+            back[i, a] = a
+        for start in action_blocks:
+            for j in range(width):
+                back[i, start + j] = start + inverse[j]
+        for a in range(back.shape[1]):
+            legal[i, a] = masks[i, back[i, a]]

@@ -98,3 +98,21 @@ def test_permutations_are_numbered_one_to_one():
 def test_a_malformed_relabelling_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
         Relabelling(*args)
+
+
+@pytest.mark.parametrize("options", [{}, {"num_players": 3}, {"num_players": 6, "num_decks": 2}])
+def test_the_kernel_relabels_as_the_reference_does(options):
+    symmetry = bluff_envs.make("believe_it_or_not", raw=True, **options).unwrapped.game.symmetry
+    rng = np.random.default_rng(3)
+    rows = 40
+    obs = rng.random((rows, symmetry.observation_size)).astype(np.float32)
+    masks = (rng.random((rows, symmetry.num_actions)) < 0.5).astype(np.int8)
+    k = np.concatenate([[0, symmetry.count - 1], rng.integers(symmetry.count, size=rows - 2)])
+    reference = symmetry.relabel(obs, masks, symmetry.permutations(k))
+    for got, want in zip(symmetry.relabel_numbered(obs, masks, k), reference):
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+    with pytest.raises(ValueError, match=f"permutation numbers must lie in 0..{symmetry.count - 1}"):
+        symmetry.relabel_numbered(obs[:1], masks[:1], [symmetry.count])
+    with pytest.raises(ValueError, match="one number per row"):
+        symmetry.relabel_numbered(obs[:2], masks[:2], [0])
