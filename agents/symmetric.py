@@ -6,12 +6,13 @@ trusts too much: the strongest kept exploiter of the zoo's agents names "10" in 
 leads, bluffs 83 % of its "10"s, and the agents believe a third of them. Played
 ``@symmetric``, every decision first draws a relabelling of the ranks, shows the policy the
 relabelled observation and legal actions, and maps its choice back: the action's probability
-is the policy's mean over all relabellings, the same for every rank, so no rank is a hole. A
-network trained that way (``learner.symmetric``, :mod:`agents.training.learner_env`) has no
-reason to treat ranks apart, and loses nothing by it. In the middle of a play being built the
-policy sees the legal adds of the real game, relabelled: ranks are added in the order 2 … A,
-which the relabelled game would order otherwise (a network trained through the symmetry knows
-such masks; one trained without has met only ascending ones).
+is the policy's mean over all relabellings, the same for every rank. That closes the holes a
+rank makes, not the others (``docs/robustness.md``, "The ranks' symmetry", measures both). A
+network trained that way (``learner.symmetric``, :mod:`agents.training.symmetric_learner`)
+meets every rank in every role. In the middle of a play being built the policy sees the legal
+adds of the real game, relabelled: ranks are added in the order 2 … A, which the relabelled
+game would order otherwise (a network trained through the symmetry knows such masks; one
+trained without has met only ascending ones).
 
 One uniform draw ``u`` decides a decision, as for every sampled agent: with ``K`` relabellings
 (13! for 52 cards), relabelling ``⌊u·K⌋`` (numbered as
@@ -71,5 +72,13 @@ def symmetrized(policy, game, spec: str):
     ``ValueError`` naming the spec when the game has none."""
     if game.symmetry is None:
         raise ValueError(f"agent spec {spec[:200]!r}: @symmetric needs a game whose cards can be relabelled; "
-                         f"{game.name} has no symmetry (games with one: believe_it_or_not)")
+                         f"{game.name} has no symmetry (games with one: {', '.join(games_with_symmetry())})")
     return SymmetrizedPolicy(policy, game.symmetry)
+
+
+def games_with_symmetry() -> list[str]:
+    """The registered games whose default game has a symmetry."""
+    import bluff_envs
+    from bluff_envs.registry import GAMES
+
+    return [name for name in GAMES if getattr(bluff_envs.make(name, raw=True).unwrapped.game, "symmetry", None)]

@@ -5,9 +5,10 @@ mixed strategy (the masked softmax) with the agent's seeded generator, so a ``pp
 reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
 legal action instead, and ``ppo:<path>@temperature=T`` draws from the softmax of its logits
 divided by ``T`` (a flatter mix above 1); ``ppo:<path>@symmetric`` plays it after a relabelling
-of the cards drawn per decision, in a game that has one (:mod:`agents.symmetric`). ``ppo:zoo/<name>`` plays an agent of the repository's zoo
-(:mod:`agents.ppo.zoo`). A checkpoint trained on another game, env version or options is refused
-with a ``ValueError`` that names the difference.
+of the cards drawn per decision, in a game that has one (:mod:`agents.symmetric`).
+``ppo:zoo/<name>`` plays an agent of the repository's zoo (:mod:`agents.ppo.zoo`). A checkpoint
+trained on another game, env version or options is refused with a ``ValueError`` that names the
+difference.
 """
 
 from __future__ import annotations
