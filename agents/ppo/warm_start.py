@@ -230,9 +230,8 @@ def warm_start(model, make_env: Callable[[], LearnerEnv | VectorLearnerEnv], tea
 def relabelled(data: Demonstrations, symmetry, seed: int) -> Demonstrations:
     """Every example relabelled by its own relabelling of ``symmetry`` (drawn from ``seed``):
     the observation and mask as that relabelling shows them, the action moved with them."""
-    rng = np.random.default_rng(seed)
-    shown, legal, back = symmetry.relabel(data.observations, data.masks,
-                                          symmetry.permutations(rng.integers(symmetry.count, size=len(data.actions))))
+    numbers = np.random.default_rng(seed).integers(symmetry.count, size=len(data.actions))
+    shown, legal, back = symmetry.relabel_numbered(data.observations, data.masks, numbers)
     actions = np.argsort(back, axis=1)[np.arange(len(data.actions)), data.actions]  # where each action went
     return Demonstrations(shown, legal, actions, data.returns, data.games)
 
