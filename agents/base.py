@@ -98,6 +98,7 @@ def require_legal(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
 GREEDY = "@greedy"  # the suffix of a learned agent's spec that asks for its most likely action
 TEMPERATURE = "@temperature="  # the suffix that plays its policy's softmax at a temperature
 SYMMETRIC = "@symmetric"  # the suffix that plays it through the game's symmetry (agents.symmetric)
+PLAIN = "@plain"  # the suffix that plays the network alone, without the symmetry its training used
 MAX_TEMPERATURE = 100.0
 
 
@@ -106,43 +107,51 @@ class PlayMode(NamedTuple):
     greedy: bool  # its most likely legal action, not a draw
     temperature: float  # the masked softmax of logits / temperature (1: the policy as trained)
     symmetric: bool = False  # after a relabelling of the cards drawn per decision (agents.symmetric)
+    plain: bool = False  # never through the symmetry, even for a network trained through it
 
     def suffix(self) -> str:
         """The suffixes that ask for this play, in their canonical order."""
-        return ((SYMMETRIC if self.symmetric else "") + (GREEDY if self.greedy else "")
+        return ((SYMMETRIC if self.symmetric else "") + (PLAIN if self.plain else "") + (GREEDY if self.greedy else "")
                 + (f"{TEMPERATURE}{self.temperature:g}" if self.temperature != 1.0 else ""))
 
 
 def play_mode(location: str) -> PlayMode:
-    """``"<path>@greedy"``: the most likely action; ``"<path>@temperature=T"``: draws from the
+    """The play a learned agent's spec asks for, its suffixes in any order.
+    ``"<path>@greedy"``: the most likely action; ``"<path>@temperature=T"``: draws from the
     masked softmax of the logits divided by ``T`` (above 1 flatter, below 1 sharper); anything
     else plays the policy's mixed strategy as trained: in a bluffing game a pure strategy is
-    exploitable by construction. ``@symmetric`` (before or after a temperature) plays it
-    through the game's symmetry, a relabelling drawn per decision (:mod:`agents.symmetric`);
-    it samples, so never with ``@greedy``. ``ValueError`` for a temperature that is not in
-    (0, 100] and for ``@greedy`` with ``@symmetric``."""
-    symmetric = location.endswith(SYMMETRIC)
-    location = location.removesuffix(SYMMETRIC)
-    greedy, temperature = location.endswith(GREEDY), 1.0
-    head, found, value = location.rpartition(TEMPERATURE)
-    if greedy:
-        head = location[: -len(GREEDY)]
-    elif not found:
-        head = location
-    else:
-        try:
-            temperature = float(value)
-        except ValueError:
-            temperature = float("nan")
-        if not 0 < temperature <= MAX_TEMPERATURE:  # also refuses nan
-            raise ValueError(f"{location[-80:]!r}: the temperature must be a number above 0 and at most "
-                             f"{MAX_TEMPERATURE:g}, e.g. @temperature=1.5")
-    if head.endswith(SYMMETRIC) and not symmetric:
-        head, symmetric = head.removesuffix(SYMMETRIC), True
+    exploitable by construction. ``@symmetric`` plays it through the game's symmetry, a
+    relabelling drawn per decision (:mod:`agents.symmetric`), as a network trained with
+    ``learner.symmetric`` plays by default; ``@plain`` plays such a network alone.
+    ``ValueError`` for a temperature that is not in (0, 100], a suffix given twice, ``@greedy``
+    with ``@symmetric`` (it samples) and ``@plain`` with ``@symmetric``."""
+    head, greedy, temperature, symmetric, plain, seen = location, False, 1.0, False, False, set()
+    while True:
+        rest, at, tail = head.rpartition("@")
+        token = at + tail
+        kind = TEMPERATURE if token.startswith(TEMPERATURE) else token
+        if not at or kind not in (GREEDY, TEMPERATURE, SYMMETRIC, PLAIN):
+            break
+        if kind in seen:
+            raise ValueError(f"{location[-80:]!r}: {kind.rstrip('=')} is given twice; allowed: each suffix once")
+        seen.add(kind)
+        if kind == TEMPERATURE:
+            try:
+                temperature = float(token[len(TEMPERATURE):])
+            except ValueError:
+                temperature = float("nan")
+            if not 0 < temperature <= MAX_TEMPERATURE:  # also refuses nan
+                raise ValueError(f"{location[-80:]!r}: the temperature must be a number above 0 and at most "
+                                 f"{MAX_TEMPERATURE:g}, e.g. @temperature=1.5")
+        greedy, symmetric, plain = greedy or kind == GREEDY, symmetric or kind == SYMMETRIC, plain or kind == PLAIN
+        head = rest
     if greedy and symmetric:
         raise ValueError(f"{location[-80:]!r}: @symmetric draws a relabelling per decision, so it samples; "
                          "allowed: <path>@symmetric, <path>@symmetric@temperature=T, or <path>@greedy alone")
-    return PlayMode(head, greedy, temperature, symmetric)
+    if plain and symmetric:
+        raise ValueError(f"{location[-80:]!r}: @plain plays the network without the symmetry, @symmetric through it; "
+                         "allowed: one of them")
+    return PlayMode(head, greedy, temperature, symmetric, plain)
 
 
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:

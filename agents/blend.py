@@ -9,21 +9,24 @@ best response does in a spot meets the members' mean answer there. Where the mem
 differ (one believes a bluff the other disbelieves), the blend believes it half the time.
 
 Members are ``ppo:`` specs of one game's policies (a temperature may follow a member's path;
-``@greedy`` may not: a blend samples; nor ``@symmetric``: the mean over every relabelling has
-no probabilities to average). ``blend:A+A+B`` weights A twice; ``blend:zoo/<name>``
-plays a blend entry of the zoo. One uniform draw
+``@greedy`` may not: a blend samples). Members that play through the game's symmetry
+(``@symmetric``, or networks trained through it, :mod:`agents.symmetric`) blend only with
+each other: the blend of their networks is then played through the symmetry, which is the
+mean of the members' symmetrized policies, with one relabelling per decision. ``blend:A+A+B``
+weights A twice; ``blend:zoo/<name>`` plays a blend entry of the zoo. One uniform draw
 ``u`` decides a decision, as for a single policy: member ``m = floor(u·k)`` of ``k``, and that
 member samples its masked softmax with the draw ``u·k − m``, so that the reference agent and
 the batched form (:mod:`agents.batched.policy`) choose the same action for the same draw, and
-the action's probability is exactly the members' mean. Greedy play (``act_rows`` without
-draws) takes the legal action of highest mean probability.
+the action's probability is exactly the members' mean (a blend through the symmetry first takes
+its relabelling from ``u``, as :mod:`agents.symmetric` does, and the blend the draw left).
+Greedy play (``act_rows`` without draws) takes the legal action of highest mean probability.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.base import GREEDY, SYMMETRIC, GameInfo
+from agents.base import GREEDY, GameInfo
 
 BLEND = "blend:"
 SEPARATOR = "+"
@@ -48,10 +51,10 @@ def members_of(spec: str) -> list[str]:
         raise ValueError(f"agent spec {spec[:200]!r}: a blend is blend:<ppo spec>+<ppo spec>+..., with no empty "
                          "member (e.g. blend:ppo:zoo/a+ppo:zoo/b)")
     for m in members:
-        if not m.startswith(PPO) or m.endswith(GREEDY) or SYMMETRIC in m or "#" in m:
+        if not m.startswith(PPO) or GREEDY in m or "#" in m:
             raise ValueError(f"agent spec {spec[:200]!r}: member {m[:120]!r} is not a sampled policy; allowed: "
-                             "ppo:<checkpoint or run>, a temperature may follow (@temperature=T), never @greedy, "
-                             "@symmetric or a label (label the blend: blend:a+b#name)")
+                             "ppo:<checkpoint or run>, a temperature (@temperature=T), @symmetric or @plain may "
+                             "follow, never @greedy or a label (label the blend: blend:a+b#name)")
     return members
 
 
@@ -123,7 +126,18 @@ def load(rest: str, game: GameInfo, seed: int | None = None):
     blend of its members (each loaded, and checked against ``game``, as its ``ppo:`` spec is)."""
     from agents.ppo.agent import PPOAgent
     from agents.ppo.agent import load as load_ppo
+    from agents.symmetric import SymmetrizedPolicy
 
-    members = [load_ppo(m[len(PPO):], game) for m in members_of(BLEND + rest)]
-    policy = BlendedPolicy([m.policy for m in members])
-    return PPOAgent(game, policy, seed, sample=True, name=BLEND + SEPARATOR.join(m.name for m in members))
+    specs = members_of(BLEND + rest)
+    members = [load_ppo(m[len(PPO):], game) for m in specs]
+    through = [isinstance(m.policy, SymmetrizedPolicy) for m in members]
+    name = BLEND + SEPARATOR.join(m.name for m in members)
+    if any(through) and not all(through):
+        plays = ", ".join(f"{s[:80]} ({'through the symmetry' if t else 'alone'})" for s, t in zip(specs, through))
+        raise ValueError(f"agent spec {name[:200]!r}: its members play through the game's symmetry and without it "
+                         f"({plays}); allowed: all through it (@symmetric, or trained so) or none (@plain)")
+    if all(through):  # the mean of the symmetrized members is the symmetrized mean: one relabelling a decision
+        policy = SymmetrizedPolicy(BlendedPolicy([m.policy.policy for m in members]), members[0].policy.symmetry)
+    else:
+        policy = BlendedPolicy([m.policy for m in members])
+    return PPOAgent(game, policy, seed, sample=True, name=name)

@@ -5,7 +5,10 @@ mixed strategy (the masked softmax) with the agent's seeded generator, so a ``pp
 reproducible given its seed but not predictable; ``ppo:<path>@greedy`` takes the most likely
 legal action instead, and ``ppo:<path>@temperature=T`` draws from the softmax of its logits
 divided by ``T`` (a flatter mix above 1); ``ppo:<path>@symmetric`` plays it after a relabelling
-of the cards drawn per decision, in a game that has one (:mod:`agents.symmetric`).
+of the cards drawn per decision, in a game that has one (:mod:`agents.symmetric`). A network
+trained through that symmetry (``learner.symmetric``: its checkpoint's metadata says so, see
+:func:`agents.ppo.checkpoint.plays_symmetric`) plays so by default, as it was trained;
+``ppo:<path>@plain`` plays the network alone.
 ``ppo:zoo/<name>`` plays an agent of the repository's zoo (:mod:`agents.ppo.zoo`). A checkpoint
 trained on another game, env version or options is refused with a ``ValueError`` that names the
 difference.
@@ -60,9 +63,14 @@ def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
     file = checkpoint_file(location)
     meta = checkpoint.read_metadata(file)
     checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
+    symmetric = mode.symmetric or (checkpoint.plays_symmetric(meta) and not mode.plain)
+    if symmetric and greedy:  # only by default: play_mode refuses both suffixes together
+        raise ValueError(f"ppo:{path[:200]}: this network was trained through the game's symmetry and plays through "
+                         "it, which samples; allowed: ppo:<path>, ppo:<path>@temperature=T, or ppo:<path>@plain@greedy "
+                         "(the network alone)")
     name = f"ppo:{Path(location)}" + mode.suffix()
     policy = checkpoint.read_policy(file)
     policy = policy.tempered(temperature) if temperature != 1.0 else policy
-    if mode.symmetric:
+    if symmetric:
         policy = symmetrized(policy, game, f"ppo:{path}")
     return PPOAgent(game, policy, seed, sample=not greedy, name=name)

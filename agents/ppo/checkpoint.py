@@ -225,6 +225,22 @@ def read_metadata(path: Path) -> dict[str, Any]:
     return meta
 
 
+SYMMETRIC = "symmetric"  # metadata: the policy was trained through the game's symmetry
+
+
+def plays_symmetric(meta: dict[str, Any]) -> bool:
+    """Whether a checkpoint's policy plays through its game's symmetry by default
+    (:mod:`agents.symmetric`): its metadata's ``symmetric``, written by training and by the
+    league for its members; else (checkpoints written before that) its training config's
+    ``learner.symmetric``. A network trained through the symmetry has met every decision
+    relabelled; played alone it is another policy."""
+    if SYMMETRIC in meta:
+        return meta[SYMMETRIC] is True
+    config = meta.get("config")
+    learner = config.get("learner") if isinstance(config, dict) else None
+    return isinstance(learner, dict) and learner.get("symmetric") is True
+
+
 REQUIRED_METADATA = ("format", "game", "env_version", "options", "action_names", "observation_layout", "num_timesteps")
 
 

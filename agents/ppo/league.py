@@ -78,14 +78,17 @@ def train_exploiter(trainer, model, index: int) -> FrozenPolicy:
             "config": c.to_dict()}
     if not finished(run_dir, index):
         population = run_dir / LEAGUE / f"population_{index:03d}"
-        main = write_member(population / "main.zip", meta, trainer.frozen(model))
+        learner_meta = {**meta, checkpoint.SYMMETRIC: bool(c.learner.symmetric)}
+        main = write_member(population / "main.zip", learner_meta, trainer.frozen(model))
         played = trainer.play_suffix  # the main agent and its snapshots play as it learns (learner.symmetric)
         if kind == "main":
             opponents = [f"ppo:{main}{played}"]
         else:
             opponents = list(c.opponents.fixed) + [f"ppo:{main}{played}"]
             for member in trainer.pool.snapshots:
-                path = write_member(population / f"{member.id.replace('@', '_')}.zip", meta, member.policy)
+                path = write_member(population / f"{member.id.replace('@', '_')}.zip",
+                                    learner_meta if member.is_learner else {**meta, checkpoint.SYMMETRIC: False},
+                                    member.policy)
                 opponents.append(f"ppo:{path}{played if member.is_learner else ''}")
         recipe = c.replace(league=type(c.league)())
         teachers = c.league.exploiter_teachers

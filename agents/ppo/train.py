@@ -344,6 +344,7 @@ class Trainer:
             "network": {"pi": list(c.network.pi), "vf": list(c.network.vf), "activation": c.network.activation,
                         "focus": {k: list(v) for k, v in c.network.focus.items()}, "features": list(c.network.features)},
             "config": c.to_dict(),
+            checkpoint.SYMMETRIC: bool(c.learner.symmetric),  # it plays as it learned (ppo:<path>@plain: alone)
         }
         pool_json, pool_arrays = self.pool.state()
         extra = {"pool.json": pool_json.encode(), "pool.npz": checkpoint.npz_bytes(pool_arrays)}

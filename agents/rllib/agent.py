@@ -59,9 +59,9 @@ class RLlibAgent(Agent):
 def load(path: str, game: GameInfo, seed: int | None = None) -> RLlibAgent:
     """The agent of spec ``rllib:<path>``: a checkpoint folder, or a run directory (its newest
     checkpoint). ``ValueError`` if it was trained for another game, version or options."""
-    location, greedy, temperature, symmetric = play_mode(path)
-    if temperature != 1.0 or symmetric:
-        raise ValueError(f"rllib:{path}: a temperature or @symmetric is for ppo: agents; allowed: rllib:<path> or "
+    location, greedy, temperature, symmetric, plain = play_mode(path)
+    if temperature != 1.0 or symmetric or plain:
+        raise ValueError(f"rllib:{path}: a temperature, @symmetric or @plain is for ppo: agents; allowed: rllib:<path> or "
                          "rllib:<path>@greedy")
     if not location:
         raise ValueError("spec 'rllib:<path>' needs a checkpoint, e.g. rllib:runs/train/rllib_i_doubt_it_seed0")

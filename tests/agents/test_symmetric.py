@@ -73,7 +73,10 @@ def test_a_relabelled_position_gets_the_relabelled_answer():
 @pytest.mark.parametrize("spec, message", [
     (f"{AGENT}@symmetric@greedy", "@symmetric draws a relabelling per decision, so it samples"),
     (f"{AGENT}@greedy@symmetric", "so it samples"),
-    (f"blend:{SYMMETRIC}+{AGENT}", "never @greedy, @symmetric or a label"),
+    (f"blend:{SYMMETRIC}+{AGENT}", r"play through the game's symmetry and without it .*allowed: all through it"),
+    (f"{AGENT}@plain@symmetric", "@plain plays the network without the symmetry"),
+    (f"{AGENT}@symmetric@symmetric", "@symmetric is given twice"),
+    (f"{AGENT}@temperature=2@plain@temperature=3", "@temperature is given twice"),
 ])
 def test_symmetric_play_that_cannot_be_is_refused(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -89,7 +92,10 @@ def test_a_game_without_a_symmetry_refuses_it():
 
 def test_the_suffix_goes_before_or_after_a_temperature():
     assert play_mode("a/b.zip@symmetric@temperature=2") == play_mode("a/b.zip@temperature=2@symmetric") == \
-        ("a/b.zip", False, 2.0, True)
+        ("a/b.zip", False, 2.0, True, False)
+    assert play_mode("a/b.zip@greedy@plain") == play_mode("a/b.zip@plain@greedy") == ("a/b.zip", True, 1.0, False, True)
+    assert play_mode("a/b.zip@plain@greedy").suffix() == "@plain@greedy"
+    assert play_mode("runs/snap@3@symmetric").location == "runs/snap@3"  # an '@' that is no suffix stays in the path
     assert play_mode("a/b.zip@symmetric").suffix() == "@symmetric"
     assert make_agent(f"{AGENT}@temperature=2@symmetric", BION, 0).name == f"{AGENT}@symmetric@temperature=2"
     with pytest.raises(ValueError, match="does not fit"):
@@ -105,3 +111,67 @@ def test_symmetric_play_gives_the_reference_games_on_the_vector_engine():
     vector = [dataclasses.replace(t, engine="vector") for t in tasks]
     records = vector_match.play_tasks(vector, vector_match.VectorTable(3))
     assert [json.dumps(match.result_line(t, r), sort_keys=True) for t, r in zip(vector, records)] == reference
+
+
+def trained_symmetric(tmp_path, meta_change) -> str:
+    """The zoo agent's network as a checkpoint whose metadata (changed by ``meta_change``) may say
+    it was trained through the symmetry."""
+    import zipfile
+
+    from agents.ppo import checkpoint
+    from agents.ppo.agent import checkpoint_file
+
+    source = checkpoint_file(AGENT[len("ppo:"):])
+    meta = checkpoint.read_metadata(source)
+    meta_change(meta)
+    out = tmp_path / "trained.zip"
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(checkpoint.FOLDER + "metadata.json", json.dumps(meta))
+        archive.writestr(checkpoint.FOLDER + "policy.npz", checkpoint.read_extra(source, "policy.npz"))
+    return f"ppo:{out}"
+
+
+@pytest.mark.parametrize("says", ["metadata", "config"])
+def test_a_network_trained_through_the_symmetry_plays_through_it_unless_plain(tmp_path, says):
+    """Its metadata's ``symmetric`` (or, written before that key, its config's
+    ``learner.symmetric``) makes ``ppo:<path>`` play as ``@symmetric``; ``@plain`` plays the
+    network alone, and greedy play needs ``@plain``."""
+    def mark(meta):
+        if says == "metadata":
+            meta["symmetric"] = True
+        else:
+            meta.pop("symmetric", None)
+            meta["config"] = {**meta.get("config", {}), "learner": {"symmetric": True}}
+
+    spec = trained_symmetric(tmp_path, mark)
+    obs, masks = states(200)
+    u = np.random.default_rng(3).random(len(obs))
+    default, explicit = make_agent(spec, BION, 0), make_agent(f"{spec}@symmetric", BION, 0)
+    assert isinstance(default.policy, SymmetrizedPolicy) and default.name == spec
+    assert default.policy.act_rows(obs, masks, u).tolist() == explicit.policy.act_rows(obs, masks, u).tolist()
+    assert batched_agent(spec, BION).act(obs, masks, u).tolist() == default.policy.act_rows(obs, masks, u).tolist()
+    plain, network = make_agent(f"{spec}@plain", BION, 0), make_agent(AGENT, BION, 0)
+    assert not isinstance(plain.policy, SymmetrizedPolicy) and plain.name == f"{spec}@plain"
+    assert plain.policy.act_rows(obs, masks, u).tolist() == network.policy.act_rows(obs, masks, u).tolist()
+    assert make_agent(f"{spec}@plain@greedy", BION, 0).sample is False
+    with pytest.raises(ValueError, match=r"trained through the game's symmetry .* ppo:<path>@plain@greedy"):
+        make_agent(f"{spec}@greedy", BION, 0)
+    # a blend of such networks plays the blend of the networks through the symmetry; with a plain member, refused
+    blend = make_agent(f"blend:{spec}+{AGENT}@symmetric", BION, 0)
+    assert isinstance(blend.policy, SymmetrizedPolicy)
+    assert batched_agent(f"blend:{spec}+{AGENT}@symmetric", BION).act(obs, masks, u).tolist() == \
+        blend.policy.act_rows(obs, masks, u).tolist()
+    assert make_agent(f"blend:{spec}@plain+{AGENT}", BION, 0).policy.__class__.__name__ == "BlendedPolicy"
+    with pytest.raises(ValueError, match="allowed: all through it"):
+        make_agent(f"blend:{spec}+{AGENT}", BION, 0)
+
+
+def test_a_blend_through_the_symmetry_is_the_mean_of_its_symmetrized_members():
+    """Relabelling ⌊u·K⌋ of the blend, then member and sample from the draw left: for a draw
+    below 1 / K (relabelling 0, the identity) it plays the plain blend."""
+    obs, masks = states(300)
+    both = f"blend:{SYMMETRIC}+ppo:zoo/believe_it_or_not_population_seed1@symmetric"
+    plain = make_agent(f"blend:{AGENT}+ppo:zoo/believe_it_or_not_population_seed1", BION, 0).policy
+    r = np.random.default_rng(4).random(len(obs)) * 0.999
+    chosen = make_agent(both, BION, 0).policy.act_rows(obs, masks, r / BION.symmetry.count)
+    assert chosen.tolist() == plain.act_rows(obs, masks, r).tolist()

@@ -123,8 +123,9 @@ def test_a_temperature_is_a_play_mode_of_ppo_specs():
     from agents import make_agent
     from agents.base import play_mode
 
-    assert play_mode("runs/x@temperature=1.5") == ("runs/x", False, 1.5, False)
-    assert play_mode("runs/x@greedy") == ("runs/x", True, 1.0, False) and play_mode("runs/x") == ("runs/x", False, 1.0, False)
+    assert play_mode("runs/x@temperature=1.5") == ("runs/x", False, 1.5, False, False)
+    assert play_mode("runs/x@greedy") == ("runs/x", True, 1.0, False, False)
+    assert play_mode("runs/x") == ("runs/x", False, 1.0, False, False)
     for bad in ("0", "-1", "abc", "nan", "1e9", ""):
         with pytest.raises(ValueError, match="the temperature must be a number above 0 and at most 100"):
             play_mode(f"runs/x@temperature={bad}")

@@ -4,6 +4,8 @@ responses never do."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -87,6 +89,34 @@ def test_a_symmetric_learner_trains_evaluates_symmetric_and_its_best_responses_d
     assert "warm start: cloned counter" in log and "done: 512 steps" in log
     recipe = exploiter_config(config_from_dict(TINY), ["ppo:x.zip@symmetric"], seed=1)
     assert recipe.learner.symmetric is False
+
+
+def test_its_checkpoints_and_league_members_play_as_they_learned(tmp_path):
+    """The final checkpoint and the league's learner members say ``symmetric`` in their metadata,
+    so ``ppo:<run>`` plays through the symmetry; the exploiters and their snapshots play alone."""
+    import json
+
+    from agents import GameInfo, make_agent
+    from agents.ppo import checkpoint
+    from agents.ppo.league import LEAGUE, exploiter_dir
+    from agents.ppo.train import Trainer
+    from agents.symmetric import SymmetrizedPolicy
+
+    config = config_from_dict({**TINY, "total_steps": 1536, "league": {"every": 512, "exploiter_steps": 512,
+                                                                       "kinds": ["main", "league"]}})
+    final = Trainer(config, tmp_path, resume=False, echo=lambda line: None).run()
+    assert checkpoint.read_metadata(final)[checkpoint.SYMMETRIC] is True
+    game = GameInfo.of(__import__("bluff_envs").make("believe_it_or_not", raw=True))
+    assert isinstance(make_agent(f"ppo:{tmp_path}", game).policy, SymmetrizedPolicy)
+    assert not isinstance(make_agent(f"ppo:{tmp_path}@plain", game).policy, SymmetrizedPolicy)
+    members = sorted((tmp_path / LEAGUE).glob("population_*/*.zip"))
+    assert {m.name for m in members} >= {"main.zip", "exploiter_1.zip"}
+    for member in members:
+        learner = not member.name.startswith("exploiter")
+        assert checkpoint.read_metadata(member)[checkpoint.SYMMETRIC] is learner, member
+        assert isinstance(make_agent(f"ppo:{member}", game).policy, SymmetrizedPolicy) is learner
+    exploiter = json.loads((exploiter_dir(tmp_path, 1) / "result.json").read_text())["checkpoint"]
+    assert checkpoint.read_metadata(Path(exploiter))[checkpoint.SYMMETRIC] is False
 
 
 @pytest.mark.parametrize("change, message", [
