@@ -222,6 +222,9 @@ def read_metadata(path: Path) -> dict[str, Any]:
     missing = [k for k in REQUIRED_METADATA if not isinstance(meta, dict) or k not in meta]
     if missing:
         raise ValueError(f"{path}: its metadata.json lacks {', '.join(missing)}; it is not a bluff_envs PPO checkpoint")
+    if not isinstance(meta.get(SYMMETRIC, False), bool):
+        raise ValueError(f"{path}: its metadata.json says {SYMMETRIC}: {str(meta[SYMMETRIC])[:40]!r}; allowed: true "
+                         "(trained through the game's symmetry) or false")
     return meta
 
 
@@ -234,7 +237,7 @@ def plays_symmetric(meta: dict[str, Any]) -> bool:
     league for its members; else (checkpoints written before that) its training config's
     ``learner.symmetric``. A network trained through the symmetry has met every decision
     relabelled; played alone it is another policy."""
-    if SYMMETRIC in meta:
+    if SYMMETRIC in meta:  # read_metadata has checked it is a bool
         return meta[SYMMETRIC] is True
     config = meta.get("config")
     learner = config.get("learner") if isinstance(config, dict) else None

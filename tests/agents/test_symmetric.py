@@ -175,3 +175,9 @@ def test_a_blend_through_the_symmetry_is_the_mean_of_its_symmetrized_members():
     r = np.random.default_rng(4).random(len(obs)) * 0.999
     chosen = make_agent(both, BION, 0).policy.act_rows(obs, masks, r / BION.symmetry.count)
     assert chosen.tolist() == plain.act_rows(obs, masks, r).tolist()
+
+
+def test_a_symmetric_mark_that_is_no_bool_is_refused(tmp_path):
+    spec = trained_symmetric(tmp_path, lambda meta: meta.update(symmetric="yes"))
+    with pytest.raises(ValueError, match=r"metadata.json says symmetric: 'yes'; allowed: true .* or false"):
+        make_agent(spec, BION, 0)
