@@ -166,9 +166,10 @@ def test_a_network_trained_through_the_symmetry_plays_through_it_unless_plain(tm
         make_agent(f"blend:{spec}+{AGENT}", BION, 0)
 
 
-def test_a_blend_through_the_symmetry_is_the_mean_of_its_symmetrized_members():
-    """Relabelling ⌊u·K⌋ of the blend, then member and sample from the draw left: for a draw
-    below 1 / K (relabelling 0, the identity) it plays the plain blend."""
+def test_a_blend_through_the_symmetry_draws_its_relabelling_first():
+    """Relabelling ⌊u·K⌋ of the blend, then member and sample from the draw left (so an action's
+    probability is the mean of the members' symmetrized policies): for a draw below 1 / K
+    (relabelling 0, the identity) it plays the plain blend."""
     obs, masks = states(300)
     both = f"blend:{SYMMETRIC}+ppo:zoo/believe_it_or_not_population_seed1@symmetric"
     plain = make_agent(f"blend:{AGENT}+ppo:zoo/believe_it_or_not_population_seed1", BION, 0).policy
