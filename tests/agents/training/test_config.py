@@ -402,7 +402,7 @@ def test_a_config_error_is_a_value_error_that_pickles():
 
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
 # <recipe>_continued, <recipe>_selfplay, <recipe>_tables: a step that goes on from another recipe's agents (in the zoo)
-STEPS = ("_continued", "_selfplay", "_tables", "_symmetric")
+STEPS = ("_entropy", "_continued", "_selfplay", "_tables", "_symmetric")
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
@@ -448,11 +448,12 @@ def test_there_is_a_training_config_for_every_game():
 def test_a_step_goes_on_from_a_zoo_agent_of_a_shipped_recipe(path):
     """A step (``warm_start.copy_weights``) starts from an entry of the zoo, whose recipe is shipped
     and plays the same game: what it goes on from can be trained again from the repository."""
+    from agents.base import play_mode
     from agents.ppo import zoo
 
     teacher = load_config(path).warm_start.teacher
     assert teacher.startswith("ppo:zoo/"), f"{path.name}: a step's teacher is a zoo entry, not {teacher}"
-    meta = zoo.info(zoo.ZOO / f"{teacher.removeprefix('ppo:zoo/')}.zip")
+    meta = zoo.info(zoo.ZOO / f"{play_mode(teacher.removeprefix('ppo:')).location.removeprefix('zoo/')}.zip")
     assert (ROOT / meta["recipe"]).exists() and meta["game"] == load_config(path).game.name
 
 
