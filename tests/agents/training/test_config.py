@@ -401,9 +401,9 @@ def test_a_config_error_is_a_value_error_that_pickles():
 # -- the shipped configs ----------------------------------------------------------------------
 
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
-# <recipe>_continued, _selfplay, _tables, _symmetric, _entropy, _slow (and stacked, e.g. _symmetric_continued): a step that
-# goes on from another recipe's agents (in the zoo)
-STEPS = ("_entropy", "_slow", "_continued", "_selfplay", "_tables", "_symmetric")
+# <recipe>_continued, _selfplay, _tables, _symmetric, _entropy, _slow, _third (and stacked, e.g. _symmetric_continued): a
+# step that goes on from another recipe's agents (in the zoo)
+STEPS = ("_third", "_entropy", "_slow", "_continued", "_selfplay", "_tables", "_symmetric")
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
@@ -454,7 +454,13 @@ def test_a_step_goes_on_from_a_zoo_agent_of_a_shipped_recipe(path):
 
     teacher = load_config(path).warm_start.teacher
     assert teacher.startswith("ppo:zoo/"), f"{path.name}: a step's teacher is a zoo entry, not {teacher}"
-    meta = zoo.info(zoo.ZOO / f"{play_mode(teacher.removeprefix('ppo:')).location.removeprefix('zoo/')}.zip")
+    where = play_mode(teacher.removeprefix("ppo:")).location.removeprefix("zoo/")
+    if where.startswith(f"{zoo.MIXTURES}/"):  # a member of a mixture or blend entry: its record says
+        member = zoo.ZOO / where
+        meta = zoo.info(member.parent.with_suffix(".json"))
+        assert member.name in {m["file"] for m in meta["members"]}, f"{path.name}: {teacher} is no member"
+    else:
+        meta = zoo.info(zoo.ZOO / f"{where}.zip")
     assert (ROOT / meta["recipe"]).exists() and meta["game"] == load_config(path).game.name
 
 
