@@ -82,6 +82,19 @@ call_piles          pile size at each of those calls
 turns               completed plays / max_turns
 =================== ============================================================================
 
+With ``call_record=True`` four fields follow, each a count per player (relative seats) over
+the whole game, squashed as v / (v + 4) (``decode`` restores the counts); nothing before them
+changes, so a policy trained without them reads them through zero weights
+(``agents.ppo.checkpoint.check_compatible``). The last four calls are all the fields above
+remember of who bluffs; these keep every player's record:
+
+=================== ============================================================================
+plays_found_honest  his plays that a call turned up and found honest
+plays_found_false   his plays that a call turned up and found false
+believe_calls       the Believe calls he made
+disbelieve_calls    the Don't believe calls he made
+=================== ============================================================================
+
 A player's own cards, his play being built and his share of the pile are known only to him;
 everything else above is public or follows from public events and his own actions, so a
 player with perfect memory would know it too.
@@ -106,7 +119,8 @@ Truncation at ``max_turns`` completed plays (a play is complete at its "done"): 
 
 Version history
 ---------------
-v0: first release.
+v0: first release; the observation-only option ``call_record`` (default off: the observation
+is unchanged) added later.
 """
 
 from bluff_envs import options as opt

@@ -27,6 +27,9 @@ class Option:
     default_text: str
     allowed: str
     check: Callable[[str, Any, dict[str, Any]], Any]
+    # an option that changes only what the observation holds, never the rules: the new fields
+    # are appended after every other one, so a policy trained without it reads a prefix
+    observation_only: bool = False
 
     def default_for(self, resolved: dict[str, Any]) -> Any:
         return self.default(resolved) if callable(self.default) else self.default

@@ -69,7 +69,7 @@ def load(path: str, game: GameInfo, seed: int | None = None) -> PPOAgent:
                          "it, which samples; allowed: ppo:<path>, ppo:<path>@temperature=T, or ppo:<path>@plain@greedy "
                          "(the network alone)")
     name = f"ppo:{Path(location)}" + mode.suffix()
-    policy = checkpoint.read_policy(file)
+    policy = checkpoint.read_policy(file).with_observation(game.layout.size)  # check_compatible: the same or more
     policy = policy.tempered(temperature) if temperature != 1.0 else policy
     if symmetric:
         policy = symmetrized(policy, game, f"ppo:{path}")

@@ -73,26 +73,45 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
-def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkpoint") -> None:
-    """``ValueError`` naming every difference between what ``source`` was trained on and ``game``."""
+def check_compatible(meta: dict[str, Any], game: GameInfo, source: str = "checkpoint") -> int:
+    """``ValueError`` naming every difference between what ``source`` was trained on and ``game``.
+
+    One difference is allowed: options that change only the observation (``Option.observation_only``,
+    e.g. Believe It or Not's ``call_record``) where the game's observation appends fields to the
+    checkpoint's. Returns how many entries it appends (0: the same observation); the policy reads
+    them through zero weights (:meth:`FrozenPolicy.with_observation`)."""
     if meta.get("format") not in (FORMAT, LEGACY_FORMAT):
         raise ValueError(f"{source} is not a bluff_envs PPO checkpoint (format {meta.get('format')!r}, expected {FORMAT!r})")
     if meta["game"] != game.name:
         raise ValueError(f"{source} was trained on {meta['game']!r} and cannot play {game.name!r}")
     here = game_metadata(game)
-    problems = []
+    declared = type(game.config).OPTIONS
+    observation_only = {o.name for o in declared if o.observation_only}
+    # an option added after the checkpoint was saved: it was trained as the option's default plays
+    added = {o.name: _plain(o.default) for o in declared if o.name not in meta["options"] and not callable(o.default)}
+    problems, appended = [], []  # appended: observation-only options that differ
     if meta["env_version"] != here["env_version"]:
         problems.append(f"env version {meta['env_version']} (this installation has {here['env_version']})")
-    trained, now = meta["options"], here["options"]
+    trained, now = {**added, **meta["options"]}, here["options"]
     for key in sorted(set(trained) | set(now)):
         if trained.get(key, "<absent>") != now.get(key, "<absent>"):
-            problems.append(f"option {key}={trained.get(key, '<absent>')!r} (this game has {now.get(key, '<absent>')!r})")
+            difference = f"option {key}={trained.get(key, '<absent>')!r} (this game has {now.get(key, '<absent>')!r})"
+            (appended if key in observation_only else problems).append(difference)
+    layout, extra = meta["observation_layout"], 0
+    if appended and not problems:
+        if len(layout) < len(here["observation_layout"]) and here["observation_layout"][: len(layout)] == layout:
+            extra = here["observation_size"] - sum(size for _, size in layout)  # read through zero weights
+            layout = here["observation_layout"]
+        else:
+            problems += [f"{d}, which takes away observation fields the checkpoint reads (an observation-only option "
+                         "may add fields, never take them away)" for d in appended]
     if not problems:
-        for key in ("action_names", "observation_layout"):
-            if meta[key] != here[key]:
+        for key, value in (("action_names", meta["action_names"]), ("observation_layout", layout)):
+            if value != here[key]:
                 problems.append(f"{key.replace('_', ' ')} differs from this installation's")
     if problems:
         raise ValueError(f"{source} does not fit this {game.name} game: trained with " + "; ".join(problems))
+    return extra
 
 
 # -- writing ------------------------------------------------------------------------------

@@ -106,6 +106,21 @@ class FrozenPolicy:
         return FrozenPolicy(self.weights[:-1] + [self.weights[-1] * scale], self.biases[:-1] + [self.biases[-1] * scale],
                             self.activation, self.focus, self.features)
 
+    def with_observation(self, size: int) -> FrozenPolicy:
+        """This policy reading observations of ``size`` entries, for a game whose observation
+        appends fields to the one it was trained on (an observation-only option, e.g. Believe It
+        or Not's ``call_record``): the new entries (after its own, before its focus and derived
+        features) enter through zero weights, so every logit is exactly what it was."""
+        extra = size - self.observation_size
+        if extra < 0:
+            raise ValueError(f"a policy of {self.observation_size} observation entries cannot read {size}")
+        if not extra:
+            return self
+        first = self.weights[0]
+        at = self.observation_size
+        first = np.concatenate([first[:at], np.zeros((extra, first.shape[1]), np.float32), first[at:]])
+        return FrozenPolicy([first, *self.weights[1:]], self.biases, self.activation, self.focus, self.features)
+
     # -- conversions ----------------------------------------------------------------------
 
     @classmethod

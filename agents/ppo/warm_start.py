@@ -250,8 +250,8 @@ def teacher_policy(spec: str, game) -> tuple[FrozenPolicy, dict]:
         raise ValueError(f"copying weights needs a ppo: teacher, not {spec!r}")
     file = checkpoint_file(play_mode(spec[len("ppo:"):]).location)
     meta = checkpoint.read_metadata(file)
-    checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")
-    return checkpoint.read_policy(file), meta
+    checkpoint.check_compatible(meta, game, source=f"checkpoint {file}")  # the same observation, or fields appended
+    return checkpoint.read_policy(file).with_observation(game.layout.size), meta
 
 
 def copied_policy(spec: str, game, network) -> FrozenPolicy:

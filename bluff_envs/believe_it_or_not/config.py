@@ -20,6 +20,7 @@ class BelieveItOrNotConfig:
     max_cards_per_play: int | None
     discard_quads: bool
     max_turns: int
+    call_record: bool
 
     # in the order they are resolved: a default may depend on the options above it
     OPTIONS = (
@@ -46,6 +47,14 @@ class BelieveItOrNotConfig:
             "1000",
             "an integer >= 1 (completed plays before truncation)",
             opt.integers(1),
+        ),
+        Option(
+            "call_record",
+            False,
+            "False",
+            "True or False (observation only: adds each player's record of calls, see the env's layout)",
+            opt.flags,
+            observation_only=True,
         ),
     )
 

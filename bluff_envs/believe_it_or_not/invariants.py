@@ -12,6 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from bluff_envs.believe_it_or_not.actions import ADD0, BELIEVE, BUILD, DISBELIEVE, DONE, NAME, NAME0, RESPOND
+from bluff_envs.believe_it_or_not.view import RECORD_FIELDS
 from bluff_envs.cards import NUM_RANKS
 
 
@@ -156,6 +157,21 @@ def _check_observations(raw, state, game, counts: np.ndarray) -> None:
     gone = np.bincount([c >> 2 for c in state.out_of_play + state.quads], minlength=NUM_RANKS)
     assert (field("out_of_play_known") <= gone).all(), "a viewer 'knows' cards out of play that are not"
     assert (field("last_revealed") <= game.copies).all()
+    if game.config.call_record:
+        _check_call_record(lay, observations, seats)
+
+
+def _check_call_record(lay, observations: np.ndarray, seats: np.ndarray) -> None:
+    """Every call has one maker and one caller; every viewer sees the same record, rotated."""
+    rows = [lay.decode(row, RECORD_FIELDS) for row in observations]
+    honest, false, believe, disbelieve = (np.rint([r[name] for r in rows]).astype(np.int64) for name in RECORD_FIELDS)
+    calls = (honest + false).sum(axis=1)
+    assert (calls == (believe + disbelieve).sum(axis=1)).all(), "the call record's makers and callers disagree"
+    assert (calls == calls[0]).all(), "viewers count different numbers of calls"
+    for counts in (honest, false, believe, disbelieve):
+        by_seat = np.empty_like(counts[0])
+        by_seat[seats[0]] = counts[0]
+        assert (counts == by_seat[seats]).all(), "viewers see different call records"
 
 
 def exact_fields(layout) -> tuple[str, ...]:

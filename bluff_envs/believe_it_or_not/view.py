@@ -33,6 +33,14 @@ _RANK_ONE_HOT = np.eye(NUM_RANKS, dtype=np.float32)
 # maker and taker one-hots of each record in "calls").
 _PER_SEAT = ("pile_by_player", "last_play_by", "hand_sizes", "out", "empty_handed")
 
+# With the option ``call_record``: each player's record of calls over the whole game, one
+# field per count, by relative seat, appended after every other field (a policy trained
+# without them reads the observation's first ``size`` entries, unchanged). The last calls
+# above forget; these counts do not. In the order of ``Call``: his plays a call turned up
+# honest, false; his own calls Believe, Don't believe.
+RECORD_FIELDS = ("plays_found_honest", "plays_found_false", "believe_calls", "disbelieve_calls")
+RECORD_SCALE = 4.0  # squashed: a count v is stored as v / (v + 4)
+
 
 # the fields indexed by rank (known_cards: one block per opponent); nothing else names a rank,
 # so relabelling the ranks (bluff_envs.symmetry) moves these and only these
@@ -91,6 +99,12 @@ def build_layout(c: BelieveItOrNotConfig) -> ObservationLayout:
     lay.add("call_counts", HISTORY, cap, "cards turned up by each of those calls")
     lay.add("call_piles", HISTORY, size, "pile size at each of those calls")
     lay.add("turns", 1, c.max_turns, "completed plays so far")
+    if c.call_record:
+        what = ("plays a call turned up and found honest", "plays a call turned up and found false",
+                "Believe calls he made", "Don't believe calls he made")
+        for name, doc in zip(RECORD_FIELDS, what):
+            lay.add(name, n, RECORD_SCALE, f"each player's {doc} this game, by relative seat "
+                    f"(squashed: v / (v + {RECORD_SCALE:g}))", squash=True)
     return lay
 
 
@@ -135,7 +149,9 @@ class Encoding:
                 seat_of = [(v + j) % n for j in range(n)]  # the seat viewer v calls j
                 known = [public + (s * n + v) * NUM_RANKS + r for s in seat_of[1:] for r in range(NUM_RANKS)]
                 record = list(range(public))  # the public record, seats still absolute
-                for name in _PER_SEAT:
+                for name in _PER_SEAT + RECORD_FIELDS:
+                    if name not in self.p:
+                        continue
                     at = self.p[name]
                     record[at : at + n] = [at + s for s in seat_of]
                 for i in range(HISTORY):  # i = 0: the newest call
@@ -200,6 +216,9 @@ class BelieveItOrNotView:
         self.phase = NAME
         self.public[self.phase_at + NAME] = 1.0
         self.building_counts = [[0] * NUM_RANKS for _ in range(n)]  # the play being built
+        # with call_record: the counts of RECORD_FIELDS, [field][seat], and where each field starts
+        self.record_at = [p[name] for name in RECORD_FIELDS] if RECORD_FIELDS[0] in p else None
+        self.record_counts = [[0] * n for _ in RECORD_FIELDS]
         for seat in range(n):
             self._refresh_hand(seat)
 
@@ -329,3 +348,8 @@ class BelieveItOrNotView:
             public[at + 2 * n + 4 + call.taker] = 1.0
         public[at + 3 * n + 4] = call.count * self.inv_cap
         public[at + 3 * n + 5] = call.pile_size * self.inv_size
+        if self.record_at is not None:
+            for field, seat in ((0 if call.honest else 1, call.maker), (2 if call.believed else 3, call.caller)):
+                counts = self.record_counts[field]
+                counts[seat] += 1
+                public[self.record_at[field] + seat] = counts[seat] / (counts[seat] + RECORD_SCALE)

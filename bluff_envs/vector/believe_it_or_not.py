@@ -3,7 +3,7 @@
 ``num_envs`` games held in arrays and stepped by the numba kernels of
 :mod:`bluff_envs.vector.believe_it_or_not_kernels`, exactly equal to the reference engine
 (``bluff_envs.believe_it_or_not_v0``: ``rules.py`` plays, ``view.py`` encodes), which
-``tests/vector/test_believe_it_or_not.py`` proves step by step.
+``tests/bluff_envs/vector/test_believe_it_or_not.py`` proves step by step.
 
 State arrays (game ``i`` is row ``i``; ``n`` players; ranks always 13 entries, 2 … A; seats
 absolute unless said otherwise; everything a count, never a card id, since no rule and no
@@ -34,20 +34,24 @@ maker_known    [B, n, 13] int8            what each viewer was sure the maker of
 pile           [B, 13] int8               this round's pile by rank (face down)
 last_play      [B, 13] int8               the most recent play by rank: what a call turns up
 actor          [B] int64                  the seat to act; -1 once the game is over
+tally          [B, 4, n] int32            with ``call_record`` (else None): each player's
+                                          record of calls this game: his plays found honest,
+                                          found false, his Believe and Don't believe calls
 =============  =========================  =======================================================
 
 Each step is two kernel calls (three when games are dealt again): ``apply_actions`` (the rules,
 and what each viewer learns, for every game) and ``observe_rows`` (the actor's observation row
 and mask: the head and the tail converted to float32 in two contiguous loops, the public
-scalars between them written from ``game`` and the per-seat arrays). The observation of any
-seat is a function of these arrays, so ``observe(seats)`` is the same kernel.
+scalars between them written from ``game`` and the per-seat arrays; with ``call_record``, the
+squashed counts of ``tally`` after "turns"). The observation of any seat is a function of these
+arrays, so ``observe(seats)`` is the same kernel.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bluff_envs.believe_it_or_not.view import HISTORY
+from bluff_envs.believe_it_or_not.view import HISTORY, RECORD_FIELDS, RECORD_SCALE
 from bluff_envs.cards import NUM_RANKS
 from bluff_envs.vector import believe_it_or_not_kernels as k
 from bluff_envs.vector.base import VectorGame
@@ -69,6 +73,7 @@ class VectorBelieveItOrNot(VectorGame):
         self._lowest_rank = int(self.config.lowest_rank)
         self._discard_quads = bool(self.config.discard_quads)
         self._max_turns = int(self.config.max_turns)
+        self._call_record = bool(self.config.call_record)
         self._at = np.array([lay[name].start for name in k.LAYOUT_FIELDS], np.int64)
         # the head and tail rows are the layout's fields in order: check that they still are
         head_width = k.KNOWN + (n - 1) * NUM_RANKS
@@ -87,6 +92,17 @@ class VectorBelieveItOrNot(VectorGame):
         # and the kernel writes every entry: head, the public fields from "phase", tail, turns
         if lay["phase"].start != head_width or lay["turns"].start != lay["last_revealed"].start + tail_width:
             raise RuntimeError("the observation layout has fields the vector engine does not write")
+        # with call_record, the record fields follow "turns", n entries each, squashed alike
+        end = lay["turns"].stop
+        if self._call_record:
+            for name in RECORD_FIELDS:
+                if (lay[name].start, lay[name].stop) != (end, end + n) or not lay.is_squashed(name) or (
+                    lay.scale(name) != RECORD_SCALE
+                ):
+                    raise RuntimeError(f"observation field {name!r} is not where the vector engine keeps it")
+                end += n
+        if lay.size != end:
+            raise RuntimeError("the observation layout has fields the vector engine does not write")
         # the scale of each tail entry before the calls' counts and piles: the cards turned up by
         # rank (÷ copies, a power of two) and the calls' 0/1 entries; float32 products are exact
         scales = [np.full(NUM_RANKS, enc.inv_copies), np.ones(HISTORY * record)]
@@ -104,17 +120,19 @@ class VectorBelieveItOrNot(VectorGame):
         self.pile = np.zeros((B, NUM_RANKS), np.int8)
         self.last_play = np.zeros((B, NUM_RANKS), np.int8)
         self._actor = np.full(B, -1, np.int64)
+        # None without call_record: the kernels compiled for that leave the record out entirely
+        self.tally = np.zeros((B, len(RECORD_FIELDS), n), np.int32) if self._call_record else None
         self.state_game[:, k.OVER] = 1  # nothing dealt yet
 
         # the kernels' argument lists, built once
         self._state = (
             self.state_game, self.head, self.tail, self.hand_size, self.in_game, self.pile_by, self.maker_known,
-            self.pile, self.last_play, self._actor,
+            self.pile, self.last_play, self._actor, self.tally,
         )  # fmt: skip
         self._apply_args = (self._max_turns, self._discard_quads, self._copies, self._lowest_rank, *self._state)
         self._observe_args = (
-            self._at, self._tail_scale, self._cap, self._lowest_rank, *self._inv, self.state_game, self.head,
-            self.tail, self.hand_size, self.in_game, self.pile_by,
+            self._at, self._tail_scale, self._cap, self._lowest_rank, *self._inv, float(RECORD_SCALE),
+            self.state_game, self.head, self.tail, self.hand_size, self.in_game, self.pile_by, self.tally,
         )  # fmt: skip
 
     def _deal(self, indices: np.ndarray, decks: np.ndarray) -> None:

@@ -55,6 +55,13 @@ KNOWN = 4 * NUM_RANKS  # what he is sure each opponent holds, by relative seat 1
 REVEALED = 0
 CALLS = NUM_RANKS
 
+# Rows of ``tally`` (int32[num_envs, 4, n], absolute seats), with the option ``call_record``:
+# each player's record of calls this game, in the order of the view's ``RECORD_FIELDS``. A call
+# counts once for its maker (found honest or false) and once for its caller (Believe or Don't
+# believe). Without the option the kernels are passed ``tally=None``: numba then prunes every
+# ``if tally is not None`` branch when it compiles, so that version does no extra work at all.
+FOUND_HONEST, FOUND_FALSE, BELIEVE_CALLS, DISBELIEVE_CALLS = range(4)
+
 # Where the public fields between the head and the tail start: the ``at`` array holds the
 # reference layout's offsets in this order (built from ``game.layout``).
 LAYOUT_FIELDS = (
@@ -98,7 +105,7 @@ def next_seat(in_game, i, seat):
 
 @njit(cache=True)
 def deal_games(indices, decks, game, head, tail, hand_size, in_game, pile_by, maker_known, pile, last_play,
-               actor):  # fmt: skip
+               actor, tally):  # fmt: skip
     """New games at ``indices``: card ``j`` of a deck goes to the players in turn from player 0
     (rules ``deal``); player 0 leads the first round; nobody knows anything yet."""
     n = head.shape[1]
@@ -109,6 +116,8 @@ def deal_games(indices, decks, game, head, tail, hand_size, in_game, pile_by, ma
         maker_known[i] = 0
         pile[i] = 0
         last_play[i] = 0
+        if tally is not None:
+            tally[i] = 0
         p = 0
         for j in range(decks.shape[1]):
             head[i, p, HAND + (decks[k, j] >> 2)] += 1
@@ -298,8 +307,10 @@ def _call(i, believed, discard_quads, copies, lowest_rank, game, head, tail, han
 
 @njit(cache=True)
 def apply_actions(actions, active, rewards, terminated, truncated, max_turns, discard_quads, copies, lowest_rank,
-                  game, head, tail, hand_size, in_game, pile_by, maker_known, pile, last_play, actor):  # fmt: skip
-    """Play ``actions[i]`` (legal, checked by the caller) in every game with ``active[i]``."""
+                  game, head, tail, hand_size, in_game, pile_by, maker_known, pile, last_play, actor,
+                  tally):  # fmt: skip
+    """Play ``actions[i]`` (legal, checked by the caller) in every game with ``active[i]``;
+    with ``tally`` (``call_record``), a call also counts for its maker and its caller."""
     n = head.shape[1]
     win = 1.0 / (n - 1)
     for i in range(actions.shape[0]):
@@ -321,6 +332,12 @@ def apply_actions(actions, active, rewards, terminated, truncated, max_turns, di
             game[i, ROUND_RANK] = a - NAME0
             game[i, PHASE] = BUILD
         else:
+            if tally is not None:  # each player's record of calls (view ``_record_call``), read
+                # before the call ends the round: the maker, the caller, what the play turned up
+                rank, count = game[i, ROUND_RANK], game[i, PLAY_SIZE]
+                found = FOUND_HONEST if last_play[i, rank] == count else FOUND_FALSE
+                tally[i, found, game[i, MAKER]] += 1
+                tally[i, BELIEVE_CALLS if a == BELIEVE else DISBELIEVE_CALLS, game[i, CURRENT]] += 1
             _call(i, a == BELIEVE, discard_quads, copies, lowest_rank, game, head, tail, hand_size, in_game,
                   pile_by, maker_known, pile, last_play)  # fmt: skip
             if game[i, OVER]:
@@ -363,7 +380,7 @@ def _legal_mask(i, mask, cap, lowest_rank, game, head):
 
 @njit(cache=True)
 def observe_rows(seats, obs, mask, at, tail_scale, cap, lowest_rank, inv_copies, inv_size, inv_cap, inv_turns,
-                 game, head, tail, hand_size, in_game, pile_by):  # fmt: skip
+                 record_scale, game, head, tail, hand_size, in_game, pile_by, tally):  # fmt: skip
     """Row ``i``: the observation of ``seats[i]`` in game ``i`` (view ``observation``), and his
     legal actions if he is to act; ``seats[i] == -1``: zeros.
 
@@ -372,7 +389,11 @@ def observe_rows(seats, obs, mask, at, tail_scale, cap, lowest_rank, inv_copies,
     float32 ``count * scale`` is exact and so the same number; the head and most of the tail
     are converted that way, through slices (contiguous loops, which vectorize). The public
     fields between them are written from the game's scalars, branch-free (a one-hot is written
-    as a 0/1 value at a position that is harmless when it is 0), since games differ in phase."""
+    as a 0/1 value at a position that is harmless when it is 0), since games differ in phase.
+
+    With ``tally`` (``call_record``) the four record fields follow "turns", n entries each,
+    seats relative to him; a count ``c`` is squashed as the view does it: float64
+    ``c / (c + record_scale)``, then rounded to float32."""
     n = head.shape[1]
     head_width, num_actions = head.shape[2], mask.shape[1]
     exact_width = tail_scale.shape[0]  # the tail's entries before the call counts and piles
@@ -426,6 +447,15 @@ def observe_rows(seats, obs, mask, at, tail_scale, cap, lowest_rank, inv_copies,
             obs[i, counts_at + k] = np.float32(record[exact_width + k] * inv_cap)
             obs[i, counts_at + HISTORY + k] = np.float32(record[exact_width + HISTORY + k] * inv_size)
         obs[i, turns_at] = np.float32(game[i, TURNS] * inv_turns)
+        if tally is not None:  # each player's record of calls, seats relative to him
+            x = turns_at + 1
+            for f in range(tally.shape[1]):
+                s = v
+                for j in range(n):
+                    c = np.float64(tally[i, f, s])
+                    obs[i, x] = np.float32(c / (c + record_scale))
+                    x += 1
+                    s = s + 1 if s + 1 < n else 0
         if v == game[i, CURRENT] and not game[i, OVER]:
             _legal_mask(i, mask, cap, lowest_rank, game, head)
         else:  # not to act: no legal actions

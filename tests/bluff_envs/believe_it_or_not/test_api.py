@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import bluff_envs
 from bluff_envs import believe_it_or_not_v0
+from bluff_envs.believe_it_or_not.view import RECORD_FIELDS
 from tests.helpers import act, legal_names
 
 CONFIGS = [
@@ -22,8 +23,10 @@ CONFIGS = [
     {"num_decks": 2},
     {"discard_quads": True},
     {"max_cards_per_play": 3},
+    {"call_record": True},
+    {"num_players": 3, "discard_quads": True, "call_record": True},
 ]
-IDS = ["4p", "2p", "3p", "6p", "2p-52", "2-decks", "quads", "cap-3"]
+IDS = ["4p", "2p", "3p", "6p", "2p-52", "2-decks", "quads", "cap-3", "call-record", "3p-quads-call-record"]
 
 
 @pytest.fixture(autouse=True)
@@ -117,6 +120,7 @@ def test_layout_is_documented_and_observations_in_bounds():
         ({"num_decks": 3}, "num_decks=3"),
         ({"max_cards_per_play": 0}, "max_cards_per_play=0"),
         ({"discard_quads": 1}, "discard_quads=1 is not allowed; allowed values: True, False"),
+        ({"call_record": "yes"}, "call_record='yes' is not allowed; allowed values: True, False"),
         ({"max_turns": 0}, "max_turns=0"),
         ({"rank_order": "ascending"}, "unknown option"),
     ],
@@ -163,3 +167,40 @@ def test_illegal_action_through_env_ends_the_game():
     env.step(27)
     assert all(env.terminations.values()) or all(env.truncations.values())
     assert env.rewards["player_0"] == -1
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 5])
+def test_call_record_counts_every_call_and_leaves_the_rest_unchanged(num_players):
+    """With ``call_record`` each viewer sees, by relative seat, every player's plays turned up
+    honest and false and his Believe and Don't believe calls, counted from the rules' calls;
+    the observation's first fields are exactly those of the game without the option."""
+    plain, recorded = (believe_it_or_not_v0.raw_env(num_players=num_players, call_record=flag) for flag in (False, True))
+    size = plain.observation_layout.size
+    layout = recorded.observation_layout
+    assert list(layout)[-4:] == list(RECORD_FIELDS) and layout.size == size + 4 * num_players
+    assert all(layout[name] == plain.observation_layout[name] for name in plain.observation_layout)
+    rng = np.random.default_rng(num_players)
+    counts = np.zeros((4, num_players), np.int64)  # by absolute seat
+    calls = 0
+    for env in (plain, recorded):
+        env.reset(seed=3)
+    while not recorded.game_state.is_over:
+        legal = recorded.legal_actions()
+        action = int(legal[rng.integers(len(legal))])
+        before = recorded.game_state.last_call
+        for env in (plain, recorded):
+            env.step(action)
+        call = recorded.game_state.last_call
+        if call is not before:
+            calls += 1
+            counts[0 if call.honest else 1, call.maker] += 1
+            counts[2 if call.believed else 3, call.caller] += 1
+        for viewer in range(num_players):
+            agent = f"player_{viewer}"
+            full = recorded.observe(agent)["observation"]
+            assert np.array_equal(full[:size], plain.observe(agent)["observation"])
+            seen = layout.decode(full, RECORD_FIELDS)
+            rotation = (viewer + np.arange(num_players)) % num_players
+            for k, name in enumerate(RECORD_FIELDS):
+                assert np.array_equal(np.rint(seen[name]), counts[k, rotation]), (name, viewer)
+    assert calls >= 5 and counts[3].sum() > 0 and counts[2].sum() > 0

@@ -40,7 +40,8 @@ def _observations(env, deck, actions, viewer):
     [({"num_players": 3}, s) for s in range(4)]
     + [({}, s) for s in range(4)]
     + [({"num_players": 6}, s) for s in range(2)]
-    + [({"num_players": 4, "num_decks": 2, "max_cards_per_play": 3}, s) for s in range(2)],
+    + [({"num_players": 4, "num_decks": 2, "max_cards_per_play": 3}, s) for s in range(2)]
+    + [({"num_players": 5, "call_record": True}, s) for s in range(2)],
 )
 def test_redealing_hidden_cards_leaves_the_observation_unchanged(options, seed):
     """Swap a card of one opponent of the viewer with a card of another rank held by a second
@@ -90,6 +91,8 @@ def test_the_own_hand_does_change_the_observation():
         ({"num_decks": 2, "discard_quads": True, "max_turns": 30}, 20),
         ({"num_players": 3, "discard_quads": True, "max_cards_per_play": None, "max_turns": 30}, 40),
         ({"max_cards_per_play": 3, "max_turns": 30}, 20),
+        ({"call_record": True, "max_turns": 60}, 20),
+        ({"num_players": 5, "discard_quads": True, "call_record": True}, 2),
         ({"num_players": 3}, 3),  # whole games, to their natural end
     ],
 )

@@ -22,7 +22,7 @@ from tests.bluff_envs.vector.differential import play_both
 
 GAME = "believe_it_or_not"
 
-# (options, num_envs, steps, seed): about 3.5 * 10^4 game-steps in all. The seeds are chosen so
+# (options, num_envs, steps, seed): about 4 * 10^4 game-steps in all. The seeds are chosen so
 # that every run sees endings; the comment gives the losers / draws / truncations of each run.
 FAMILIES = [
     pytest.param({}, 4, 1400, 1, id="defaults-4p-52"),  # 9 / 0 / 0
@@ -41,6 +41,10 @@ FAMILIES = [
     pytest.param({"num_players": 2, "max_cards_per_play": 1}, 4, 500, 12, id="2p-cap1"),  # 2 / 0 / 0
     pytest.param({"num_players": 2, "deck": 52, "max_cards_per_play": None}, 4, 400, 13, id="2p-nocap"),  # 2 / 0 / 0
     pytest.param({"max_turns": 12}, 6, 200, 14, id="max-turns-12"),  # 0 / 0 / 24
+    # call_record: the players' records of calls, appended after "turns"
+    pytest.param({"call_record": True}, 4, 800, 15, id="call-record-4p-52"),  # 3 / 0 / 0
+    pytest.param({"num_players": 3, "discard_quads": True, "call_record": True}, 4, 500, 16,
+                 id="call-record-3p-quads"),  # 4 / 6 / 0  # fmt: skip
 ]
 
 
@@ -177,6 +181,7 @@ def test_illegal_action_names_game_action_and_legal_ones():
         {"num_decks": 3},
         {"max_cards_per_play": 0},
         {"discard_quads": "yes"},
+        {"call_record": "yes"},
         {"max_turns": 0},
         {"trumps": True},
     ],
