@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from experiments.commands import disk_errors_as_messages, trust_pickle_option
-from experiments.commands.exploit import _checkpoint_of, _game_of, _name_of
+from experiments.commands.exploit import _game_of, _name_of, _options_of
 
 
 @click.command("robustness")
@@ -47,14 +47,3 @@ def command(agent, game, options_json, deals, seed, earlier, others, out):
     (where / "robustness.json").write_text(json.dumps(
         record(rows, agent=agent, game=game, options=options, deals=deals, seed=seed), indent=2) + "\n")
     click.echo(table)
-
-
-def _options_of(agent: str) -> dict:
-    from agents.ppo import checkpoint
-
-    try:
-        file = _checkpoint_of(agent)
-    except ValueError:  # no checkpoint names them: the game's defaults
-        return {}
-    meta = checkpoint.read_metadata(file)
-    return dict(meta.get("config", {}).get("game", {}).get("options", {}))  # the options it was trained with

@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from experiments.commands import disk_errors_as_messages, trust_pickle_option
-from experiments.commands.exploit import _game_of, _name_of
-from experiments.commands.robustness import _options_of
+from experiments.commands.exploit import _game_of, _name_of, _options_of
 
 
 @click.command("transfer")
