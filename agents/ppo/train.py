@@ -90,6 +90,7 @@ class Trainer:
             max_snapshots=c.opponents.max_snapshots,
             results_window=c.opponents.results_window,
             tables=c.opponents.tables,
+            table_share=c.opponents.table_share,
         )
         self.last_eval: EvalResult | None = None
         self.stop_requested = False

@@ -104,6 +104,8 @@ class OpponentsSection:
     # a table seats the game (its specs for the seats after the learner's in turn, cycled); (): none
     tables: ListOf(ListOf(AgentSpec, min_items=1), allowed="a list of tables, each a non-empty list of agent "
                    "specs") = ()
+    # the tables' share of every draw, together (0: each is a member like any other)
+    table_share: Number(0, 0.95) = 0.0
     per_seat: Flag = True  # draw an opponent per seat (a mixed field) or one for all seats
     snapshot_every: Every = 100_000  # steps between snapshots; 0: none
     max_snapshots: Integer(0, 10**4) = 10  # the learner's own; league exploiters stay
@@ -349,6 +351,13 @@ def _check_consistency(config: TrainConfig, ok, where: str, untrained: frozenset
         problems.append(f"{where}opponents.self_play_share: {config.opponents.self_play_share} with sampling 'latest'; "
                         "allowed: 0 with 'latest' (its latest_share is the newest snapshot's share), a share up to "
                         "0.95 with 'uniform' or 'pfsp'")
+    if ok("opponents.table_share", "opponents.tables", "opponents.self_play_share") and config.opponents.table_share:
+        if not config.opponents.tables:
+            problems.append(f"{where}opponents.table_share: {config.opponents.table_share} without tables; "
+                            "allowed: 0, or a share with opponents.tables")
+        elif config.opponents.table_share + config.opponents.self_play_share >= 1.0:
+            problems.append(f"{where}opponents.table_share: {config.opponents.table_share} with self_play_share "
+                            f"{config.opponents.self_play_share}; allowed: the two together below 1")
     problems += _average_problems(config, ok, where)
     problems += _exploiter_table_problems(config, ok, where)
     w = config.warm_start

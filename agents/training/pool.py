@@ -25,6 +25,11 @@ challenge hardly ever comes up as a whole; as a table it has a score and a PFSP 
 own. With per-seat draws a table of probability p seats about 1 − (1 − p)^k of the games that
 have k other seats (the first table drawn, in seat order, is the one that sits).
 
+With ``table_share`` t > 0 the tables together take t of the probability of every draw (split
+among them as the sampling gives it them), the other members but the self-play snapshot share
+what is left: a table that would be one member among some ninety then seats a fixed share of
+the games, about 1 − (1 − t)^k of those with k other seats (per-seat draws).
+
 Only the learner's own snapshots count towards ``max_snapshots``: league exploiters
 (``exploiter@<k>``) stay in the pool.
 
@@ -120,6 +125,7 @@ class OpponentPool:
         results_window: int = 200,
         self_play_share: float = 0.0,
         tables: Sequence[Sequence[str]] = (),
+        table_share: float = 0.0,
     ):
         if sampling not in SAMPLING:
             raise ValueError(f"opponent sampling {sampling!r} is not known; use one of {', '.join(SAMPLING)}")
@@ -127,6 +133,11 @@ class OpponentPool:
             raise ValueError(f"latest_share={latest_share} must be between 0 and 1")
         if not 0.0 <= self_play_share < 1.0:
             raise ValueError(f"self_play_share={self_play_share} must be at least 0 and below 1")
+        if not 0.0 <= table_share < 1.0 or self_play_share + table_share >= 1.0:
+            raise ValueError(f"table_share={table_share} must be at least 0, and below 1 with self_play_share "
+                             f"({self_play_share})")
+        if table_share and not tables:
+            raise ValueError(f"table_share={table_share} needs tables")
         if self_play_share and sampling == "latest":
             raise ValueError("self_play_share goes with uniform or pfsp sampling; with latest, set latest_share")
         if not fixed and not tables and max_snapshots < 1:
@@ -137,6 +148,7 @@ class OpponentPool:
         self.latest_share = latest_share
         self.pfsp_power = pfsp_power
         self.self_play_share = self_play_share
+        self.table_share = table_share
         self.max_snapshots = max_snapshots
         self.results_window = results_window
         self.members: list[Member] = [Member(spec, spec=spec) for spec in fixed] + [table_member(t) for t in tables]
@@ -184,13 +196,27 @@ class OpponentPool:
             raise ValueError("the opponent pool is empty")
         if self.sampling == "pfsp":
             weights = np.array([(1.0 - self.score(m.id)) ** self.pfsp_power for m in self.members]) + PFSP_FLOOR
-            return self._with_self_play(weights / weights.sum())
+            return self._with_tables(self._with_self_play(weights / weights.sum()))
         probabilities = np.full(n, 1.0 / n)
         snapshots = [i for i, m in enumerate(self.members) if m.is_snapshot]
         if self.sampling == "latest" and snapshots and n > 1:
             probabilities[:] = (1.0 - self.latest_share) / (n - 1)
             probabilities[snapshots[-1]] = self.latest_share
-        return self._with_self_play(probabilities)
+        return self._with_tables(self._with_self_play(probabilities))
+
+    def _with_tables(self, probabilities: np.ndarray) -> np.ndarray:
+        """``table_share`` to the tables (as ``probabilities`` split it among them); the other
+        members, but the newest snapshot's self-play share, rescaled to what is left."""
+        tables = [i for i, m in enumerate(self.members) if m.is_table]
+        own = [i for i, m in enumerate(self.members) if m.is_learner]
+        kept = own[-1:] if self.self_play_share and own and len(self.members) > 1 else []
+        others = [i for i in range(len(self.members)) if i not in tables and i not in kept]
+        if not self.table_share or not tables or not others:
+            return probabilities
+        out = probabilities.copy()
+        out[tables] *= self.table_share / probabilities[tables].sum()
+        out[others] *= (1.0 - self.table_share - probabilities[kept].sum()) / probabilities[others].sum()
+        return out
 
     def _with_self_play(self, probabilities: np.ndarray) -> np.ndarray:
         """``self_play_share`` to the learner's newest snapshot, the rest rescaled to 1 − share."""

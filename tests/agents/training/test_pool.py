@@ -141,3 +141,28 @@ def test_bad_pool_settings_are_rejected():
         OpponentPool(["random"], tables=[["honest"], ["honest"]])
     with pytest.raises(ValueError, match="a table is a non-empty list of agent specs"):
         OpponentPool(["random"], tables=[[]])
+
+
+def test_table_share_goes_to_the_tables_together():
+    tables = [["always_challenge"], ["never_challenge", "honest"]]
+    pool = OpponentPool(["random", "honest", "counter"], "pfsp", pfsp_power=1.0, self_play_share=0.3, tables=tables,
+                        table_share=0.2)
+    ids = [m.id for m in pool.members]
+    for _ in range(10):
+        pool.record([ids[3]], -1.0)  # the learner loses at the first table: it comes up more
+        pool.record(["random"], +1.0)
+    p = pool.probabilities()  # no snapshot yet: the tables 0.2, everyone else the rest
+    assert p[3:5] == pytest.approx(0.2 * np.array([1.02, 0.52]) / 1.54)
+    assert p[:3] == pytest.approx(0.8 * np.array([0.02, 0.52, 0.52]) / 1.06)
+    pool.add_snapshot(policy(0), 100)
+    pool.add_snapshot(policy(1), 200)
+    p = pool.probabilities()
+    assert ids[3:5] == [m.id for m in pool.members][3:5] and p.sum() == pytest.approx(1.0)
+    assert p[6] == pytest.approx(0.3) and p[3:5].sum() == pytest.approx(0.2)
+    assert np.array([p[0], p[1], p[2], p[5]]) == pytest.approx(0.5 * np.array([0.02, 0.52, 0.52, 0.52]) / 1.58)
+    plain = OpponentPool(["random"], "uniform", tables=tables)  # without a share: members like any other
+    assert plain.probabilities() == pytest.approx([1 / 3] * 3)
+    with pytest.raises(ValueError, match="needs tables"):
+        OpponentPool(["random"], "pfsp", table_share=0.2)
+    with pytest.raises(ValueError, match="below 1 with self_play_share"):
+        OpponentPool(["random"], "pfsp", tables=tables, self_play_share=0.5, table_share=0.5)
