@@ -214,8 +214,9 @@ class OpponentPool:
         if not self.table_share or not tables or not others:
             return probabilities
         out = probabilities.copy()
-        out[tables] *= self.table_share / probabilities[tables].sum()
-        out[others] *= (1.0 - self.table_share - probabilities[kept].sum()) / probabilities[others].sum()
+        for group, share in ((tables, self.table_share), (others, 1.0 - self.table_share - probabilities[kept].sum())):
+            weights = probabilities[group]  # all zero only where the sampling gave them nothing: then evenly
+            out[group] = share * (weights / weights.sum() if weights.sum() > 0 else np.full(len(group), 1.0 / len(group)))
         return out
 
     def _with_self_play(self, probabilities: np.ndarray) -> np.ndarray:

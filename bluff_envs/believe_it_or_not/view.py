@@ -36,8 +36,8 @@ _PER_SEAT = ("pile_by_player", "last_play_by", "hand_sizes", "out", "empty_hande
 # With the option ``call_record``: each player's record of calls over the whole game, one
 # field per count, by relative seat, appended after every other field (a policy trained
 # without them reads the observation's first ``size`` entries, unchanged). The last calls
-# above forget; these counts do not. In the order of ``Call``: his plays a call turned up
-# honest, false; his own calls Believe, Don't believe.
+# above forget; these counts do not. In this order: his plays a call turned up and found
+# honest, found false; the Believe and the Don't believe calls he made.
 RECORD_FIELDS = ("plays_found_honest", "plays_found_false", "believe_calls", "disbelieve_calls")
 RECORD_SCALE = 4.0  # squashed: a count v is stored as v / (v + 4)
 

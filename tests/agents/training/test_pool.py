@@ -166,3 +166,9 @@ def test_table_share_goes_to_the_tables_together():
         OpponentPool(["random"], "pfsp", table_share=0.2)
     with pytest.raises(ValueError, match="below 1 with self_play_share"):
         OpponentPool(["random"], "pfsp", tables=tables, self_play_share=0.5, table_share=0.5)
+
+
+def test_table_share_splits_evenly_where_the_sampling_gives_the_tables_nothing():
+    pool = OpponentPool(["random", "honest"], "latest", latest_share=1.0, tables=[["counter"], ["bluffer"]], table_share=0.4)
+    pool.add_snapshot(policy(0), 100)  # "latest" with a share of 1: every other member 0
+    assert pool.probabilities() == pytest.approx([0.0, 0.0, 0.2, 0.2, 0.6])
