@@ -34,7 +34,7 @@ from agents.training.features import believe_it_or_not, i_doubt_it, seven_spades
 FEATURE_SETS: dict[str, dict[str, type]] = {
     "tarneeb": {"card_play": tarneeb.CardPlay},
     "i_doubt_it": {"doubt": i_doubt_it.Doubt},
-    "believe_it_or_not": {"doubt": believe_it_or_not.Doubt},
+    "believe_it_or_not": {"doubt": believe_it_or_not.Doubt, "record": believe_it_or_not.Record},
     "seven_spades": {"doubt": seven_spades.Doubt, "pace": seven_spades.Pace},
 }
 

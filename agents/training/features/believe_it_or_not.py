@@ -51,9 +51,9 @@ class Doubt:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         x = np.ascontiguousarray(x, np.float32)
-        out = np.empty((x.shape[0], self.size), np.float64)
+        out = np.empty((x.shape[0], Doubt.size), np.float64)
         _doubt_rows(x, self._starts, self.n, self._ranks, self.copies, self.deck, self.cap, self._calls,
-                    self.log_factorial, out)
+                    self.log_factorial, -1, -1, 0.0, out)
         return out
 
     def reference(self, x: np.ndarray) -> np.ndarray:
@@ -117,6 +117,52 @@ class Doubt:
         return np.where(total > 0, false / np.where(total > 0, total, 1.0), 0.0)
 
 
+class Record(Doubt):
+    """The most recent play's maker's record over the whole game (the option ``call_record``):
+    his plays that calls found honest and found false (squashed as the observation keeps them),
+    the share of them found false (0 before any), and ``counter``'s probability that the play is
+    false with that whole record as its weight (``doubt`` weighs only the last four calls; 1
+    when impossible). All zero while no play is on the table. ``doubt`` hands the network the
+    maker's recent calls only, and the record fields give every player's counts by seat: an
+    MLP must learn to pick the maker's out of them, which the record step's agents had not."""
+
+    FIELDS = Doubt.FIELDS + ("plays_found_honest", "plays_found_false")
+    size = 4
+
+    def __init__(self, fields: Mapping[str, slice], scales: Mapping[str, float]):
+        super().__init__(fields, scales)
+        self.scale = float(scales["plays_found_honest"])
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(x, np.float32)
+        doubt = np.empty((x.shape[0], Doubt.size), np.float64)
+        _doubt_rows(x, self._starts, self.n, self._ranks, self.copies, self.deck, self.cap, self._calls,
+                    self.log_factorial, self.sl["plays_found_honest"].start, self.sl["plays_found_false"].start,
+                    self.scale, doubt)
+        return self._assemble(x, doubt[:, 6])
+
+    def reference(self, x: np.ndarray) -> np.ndarray:
+        return self._assemble(x, super().reference(x)[:, 6])
+
+    def _counts(self, x, maker):
+        """The maker's plays found honest and found false: as stored (squashed), and as counts."""
+        stored = [(x[:, self.sl[name]] * maker).sum(axis=1) for name in ("plays_found_honest", "plays_found_false")]
+        return stored, [np.rint(np.float32(self.scale) * v / (np.float32(1.0) - v)) for v in stored]
+
+    def _record(self, x, maker):
+        honest, false = self._counts(x, maker)[1]
+        return 2.0 ** (false - honest)
+
+    def _assemble(self, x, false_probability):
+        sl = self.sl
+        maker = x[:, sl["last_play_by"]]
+        on = x[:, sl["round_rank"]].any(axis=1) & maker.any(axis=1)
+        (honest_stored, false_stored), (honest, false) = self._counts(x, maker)
+        seen = honest + false
+        share = np.where(seen > 0, false / np.where(seen > 0, seen, 1.0), 0.0)
+        return np.stack([on * honest_stored, on * false_stored, on * share, false_probability], axis=1)
+
+
 _F32 = np.float32
 _SIZES = np.array(BLUFF_SIZES, np.float64)
 
@@ -127,8 +173,10 @@ def _size(k):
 
 
 @njit(cache=True)
-def _doubt_rows(x, starts, n, ranks, copies, deck, cap, calls, lf, out):
-    """:meth:`Doubt.reference` one row at a time, in the same float32 / float64 operations.
+def _doubt_rows(x, starts, n, ranks, copies, deck, cap, calls, lf, honest_at, false_at, scale, out):
+    """:meth:`Doubt.reference` one row at a time, in the same float32 / float64 operations;
+    with ``honest_at`` >= 0 (:class:`Record`) the maker's record is read from the squashed
+    counts at ``honest_at`` / ``false_at`` (``v / (v + scale)``) instead of the recent calls.
 
     ``starts``: where the fields of ``Doubt.FIELDS`` begin; ``ranks`` the deck's ranks, ``calls``
     the recent calls the observation keeps. Counts are whole numbers, exact in
@@ -196,6 +244,14 @@ def _doubt_rows(x, starts, n, ranks, copies, deck, cap, calls, lf, out):
             if his > 0.5:
                 honest += row[base + n + 2]
                 false_calls += row[base + n + 3]
+        if honest_at >= 0:  # Record: the maker's whole-game record in place of the recent calls
+            honest = np.float32(0.0)
+            false_calls = np.float32(0.0)
+            for s in range(n):
+                honest += row[honest_at + s] * row[last_by + s]
+                false_calls += row[false_at + s] * row[last_by + s]
+            honest = np.rint(np.float32(scale) * honest / (np.float32(1.0) - honest))
+            false_calls = np.rint(np.float32(scale) * false_calls / (np.float32(1.0) - false_calls))
         weight = np.float32(2.0 ** np.float64(false_calls - honest))
         false = _false_probability(float(population), float(successes), float(draws), int(count), lead, weight,
                                    copies, lf)

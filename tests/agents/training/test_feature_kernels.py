@@ -22,6 +22,8 @@ CASES = [
     ("believe_it_or_not", "doubt", {"num_players": 3, "deck": 36}),
     ("believe_it_or_not", "doubt", {"num_players": 5, "num_decks": 2}),
     ("believe_it_or_not", "doubt", {"num_players": 2, "discard_quads": True}),
+    ("believe_it_or_not", "record", {"call_record": True}),
+    ("believe_it_or_not", "record", {"num_players": 3, "discard_quads": True, "call_record": True}),
     ("i_doubt_it", "doubt", {}),
     ("i_doubt_it", "doubt", {"num_players": 3}),
     ("i_doubt_it", "doubt", {"num_players": 6, "num_decks": 2}),

@@ -243,6 +243,38 @@ def test_doubt_features_say_what_the_believe_it_or_not_heuristics_work_out(optio
     np.testing.assert_array_equal(again(batch), features(batch))
 
 
+@pytest.mark.parametrize("options", [{}, {"num_players": 3}], ids=["4p", "3p"])
+def test_record_features_weigh_counters_rule_by_the_makers_whole_record(options):
+    """At every response along random games of Believe It or Not with ``call_record``: the
+    maker's plays found honest and false (his entries of the record fields), the share found
+    false, and ``counter``'s probability with his whole record in place of the recent calls."""
+    from agents.heuristics.believe_it_or_not import RESPOND, Table
+
+    env = bluff_envs.make("believe_it_or_not", raw=True, call_record=True, **options)
+    game = GameInfo.of(env)
+    features = make_features("believe_it_or_not", game.layout, ["record"])
+    responses = caught = 0
+    for obs, view in random_play(env, 3000, seed=3, reset_seed=8):
+        row = features(obs["observation"])
+        table = Table(view, game)
+        if table.maker < 0 or table.rank < 0:
+            assert not row.any()
+            continue
+        if table.phase != RESPOND:
+            continue
+        record = game.layout.decode(obs["observation"], ["plays_found_honest", "plays_found_false"])
+        honest, false = (int(round(record[name][table.maker])) for name in ("plays_found_honest", "plays_found_false"))
+        stored = obs["observation"][game.layout["plays_found_false"]][table.maker]
+        assert row[1] == pytest.approx(stored) and row[2] == pytest.approx(false / max(honest + false, 1))
+        table.maker_record = (honest, false)
+        assert row[3] == pytest.approx(table.claim_false_probability(), abs=1e-6)
+        responses += 1
+        caught += false > 0 and honest > 0
+    assert responses > 500 and caught > 100
+    with pytest.raises(ValueError, match="no field 'plays_found_honest'"):
+        make_features("believe_it_or_not", GameInfo.of(bluff_envs.make("believe_it_or_not", raw=True)).layout, ["record"])
+
+
 @pytest.mark.parametrize("options", [{}, {"num_players": 2}, {"num_players": 5, "num_decks": 2, "target": 5}],
                          ids=["4p", "2p", "5p-2-decks-target-5"])
 def test_doubt_features_say_what_the_seven_spades_heuristics_work_out(options):
