@@ -423,8 +423,8 @@ def test_every_shipped_training_config_loads(path):
 
 def base_name(stem: str) -> str:
     """A name without its step suffixes (``tarneeb_selfplay`` -> ``tarneeb``): the game's recipe."""
-    for step in STEPS:
-        stem = stem.removesuffix(step)
+    while stem.endswith(STEPS):
+        stem = next(stem.removesuffix(step) for step in STEPS if stem.endswith(step))
     return stem
 
 
