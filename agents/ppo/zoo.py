@@ -329,7 +329,7 @@ def _write(out: Path, source: Path, entry: dict[str, Any], record: str = "zoo.js
 TABLE_HEADER = (
     "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
     "| exploiter edge (largest start's mean of seeds, 95 % t interval over them) | field exploiter edge "
-    "| strongest known exploiter (bluff transfer: confirmed edge, Wilson 95 %) | uncertain challenges: accuracy / bluff base rate |\n"
+    "| strongest known exploiter (bluff transfer: confirmed edge, Wilson 95 %) | uncertain challenges: accuracy [Wilson 95 %] (calls) / bluff base rate |\n"
     "|---|---:|---:|---|---|---:|---|---:|---:|---:|---|\n"
 )
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
@@ -341,7 +341,8 @@ def table(paths: list[Path] | None = None) -> str:
     robustness matrix (fields where it holds up, the worst field), the exploiters' mean edge
     over parity against the agent and against the heuristic field, the strongest known
     exploiter's confirmed edge (``bluff transfer``), and the accuracy of its uncertain
-    challenges against the base rate of bluffs among those claims."""
+    challenges (with its interval and the number of calls, where the evaluation kept them)
+    against the base rate of bluffs among those claims."""
     rows = []
     for path in (paths if paths is not None else entries()):
         rows.append(_row(path.stem if path.suffix == ".zip" else spec_of(path), info(path)))
@@ -380,9 +381,17 @@ def _row(name: str, entry: dict[str, Any]) -> str:
                                       f"{entry['transfer']['exploiters']})")
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
-    informed = f"{accuracy:.3f} / {base:.3f}" if accuracy is not None and base is not None else "–"
+    informed = f"{accuracy:.3f}{_accuracy_interval(behaviour)} / {base:.3f}" if accuracy is not None and base is not None else "–"
     return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | {strongest_text} | "
             f"{held} | {worst_text} | {edge('agent')} | {edge('field')} | {transfer} | {informed} |\n")
+
+
+def _accuracy_interval(behaviour: dict[str, Any]) -> str:
+    """`` [lo, hi] (n calls)`` of the uncertain-challenge accuracy, where the evaluation kept it
+    (entries evaluated before it did show the point alone)."""
+    low, high, n = (behaviour.get(k) for k in ("uncertain_challenge_accuracy_low", "uncertain_challenge_accuracy_high",
+                                               "uncertain_challenges"))
+    return f" [{low:.3f}, {high:.3f}] ({n} calls)" if low is not None and high is not None and n else ""
 
 
 def _field_text(row: dict[str, Any] | None) -> str:

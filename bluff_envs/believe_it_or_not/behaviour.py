@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, judged, ratio,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, judged, ratio,
 )
 from bluff_envs.believe_it_or_not.actions import BELIEVE, CALLS, DISBELIEVE, DONE, RESPOND
 from bluff_envs.records import GameRecord, replay_rules, replay_steps
@@ -44,6 +44,7 @@ COLUMNS = (
     ("cards_per_play", "cards per play"),
     *CERTAINTY_COLUMNS,
 )
+DETAILS = CERTAINTY_DETAILS
 
 STAGE_KINDS = ("lead", "add")
 ANSWERS = ("added", "believed", "disbelieved")  # and "unanswered", which a truncated game may leave

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
 )
 from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
 from bluff_envs.records import GameRecord, RulesStep, replay_steps
@@ -38,6 +38,7 @@ COLUMNS = (
     ("cards_per_play", "cards per play"),
     *CERTAINTY_COLUMNS,
 )
+DETAILS = CERTAINTY_DETAILS
 
 STAGE_KINDS = ("card", "cards", "going out")  # "1 card", "2 cards", …
 ANSWERS = ("doubted", "stood", "checked")

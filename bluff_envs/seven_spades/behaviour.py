@@ -25,7 +25,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
 )
 from bluff_envs.cards import SPADES
 from bluff_envs.records import GameRecord, RulesStep, replay_steps
@@ -40,6 +40,7 @@ COLUMNS = (
     ("challenge_accuracy", "challenge accuracy"),
     *CERTAINTY_COLUMNS,
 )
+DETAILS = CERTAINTY_DETAILS
 
 STAGE_KINDS = ("row",)
 ANSWERS = ("challenged", "stood")

@@ -7,7 +7,7 @@ import pytest
 import bluff_envs
 from bluff_envs.cards import RANKS
 from bluff_envs.records import GameRecord, deck_for
-from bluff_envs.behaviour import Claim, agent_counts, claims_by_stage, module_for, stage_key, stage_tables
+from bluff_envs.behaviour import Claim, agent_counts, claims_by_stage, module_for, stage_key, stage_tables, wilson
 from agents.arena.match import play_game
 from agents.arena.schedule import schedule
 from tests.bluff_envs.seven_spades.stocks import stock
@@ -61,7 +61,7 @@ def test_counts_are_consistent_over_random_games(game):
     module = module_for(game)
     totals = agent_counts(records, module)["random"]
     rates = module.rates(totals)
-    assert set(rates) == {key for key, _ in module.COLUMNS}
+    assert set(rates) == {key for key, _ in module.COLUMNS} | set(getattr(module, "DETAILS", ()))
     assert all(v is None or v >= 0 for v in rates.values())
     if game == "tarneeb":
         assert totals["declared"] * 4 == totals["deals"] > 0 and totals["made"] <= totals["declared"]
@@ -99,6 +99,10 @@ def test_i_doubt_it_a_claim_false_by_the_deciders_own_hand_is_certain():
     assert module.rates(player1)["uncertain_challenge_rate"] is None
     r2 = module.rates(player2)
     assert (r2["uncertain_bluff_rate"], r2["uncertain_challenge_accuracy"]) == (1.0, 1.0)
+    # one call, right: the accuracy's interval is Wilson's for 1 of 1, and it counts its calls
+    assert (r2["uncertain_challenge_accuracy_low"], r2["uncertain_challenge_accuracy_high"]) == wilson(1, 1)
+    assert r2["uncertain_challenges"] == 1 and wilson(1, 1)[0] == pytest.approx(0.2065, abs=1e-4)
+    assert module.rates(player1)["uncertain_challenge_accuracy_low"] is None  # no call: no interval
 
 
 def test_believe_it_or_not_a_play_larger_than_the_unseen_copies_is_certain():
@@ -156,6 +160,10 @@ def test_certain_and_uncertain_windows_split_every_window(game):
     assert totals["uncertain_bluffs"] <= totals["uncertain_windows"]
     assert totals["uncertain_correct_challenges"] <= totals["uncertain_challenges"] <= totals["uncertain_windows"]
     assert totals["certain_challenges"] + totals["uncertain_challenges"] == totals["challenges"]
+    rates = module_for(game).rates(totals)  # random doubts some uncertain claims: an interval around the accuracy
+    assert rates["uncertain_challenges"] == totals["uncertain_challenges"] > 0
+    low, accuracy, high = (rates[f"uncertain_challenge_accuracy{end}"] for end in ("_low", "", "_high"))
+    assert low <= accuracy <= high + 1e-12  # (Wilson's upper bound of k of k is 1 up to rounding)
 
 
 # -- claims by stage ------------------------------------------------------------------------

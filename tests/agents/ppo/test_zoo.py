@@ -130,6 +130,14 @@ def test_the_results_table_is_built_from_the_entries_alone(a_zoo):
     assert kept["strongest"] == strongest and kept["skipped"] == 1 and len(kept["rows"]) == zoo.TRANSFER_ROWS
     cells = [c.strip() for c in zoo.table([entry]).splitlines()[2].strip("|").split("|")]
     assert cells[9] == "+0.151 [+0.133, +0.169] (the strongest of 150)"
+    meta = zoo.info(entry)  # the uncertain challenges: accuracy, with its interval where the evaluation kept it
+    meta["final_eval"]["behaviour"] = {"uncertain_challenge_accuracy": 0.315, "uncertain_bluff_rate": 0.252}
+    zoo.rewrite(entry, meta)
+    assert zoo.table([entry]).splitlines()[2].strip("|").split("|")[10].strip() == "0.315 / 0.252"
+    meta["final_eval"]["behaviour"].update(uncertain_challenge_accuracy_low=0.261, uncertain_challenge_accuracy_high=0.375,
+                                           uncertain_challenges=254)
+    zoo.rewrite(entry, meta)
+    assert zoo.table([entry]).splitlines()[2].strip("|").split("|")[10].strip() == "0.315 [0.261, 0.375] (254 calls) / 0.252"
     with pytest.raises(ValueError, match=r"the transfer of ppo:zoo/other \(seven_spades\) is not entry tiny's"):
         zoo.add_transfer("tiny", {**record, "agent": "ppo:zoo/other"})
     with pytest.raises(ValueError, match="not the transfer.json of a bluff transfer run"):
