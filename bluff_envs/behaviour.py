@@ -8,7 +8,7 @@ offline analysis, so it may look at every hand) and offers:
   the agent never had the chance);
 * ``COLUMNS``: ``(key, heading)`` pairs of ``rates`` for tables, most telling first;
 * ``DETAILS`` (where there are any): the other keys of ``rates``, which qualify a column
-  (an accuracy's interval and the number of calls behind it) and are no column themselves.
+  (the number of calls behind an accuracy) and are no column themselves.
 
 Games with challenge decisions also split them (:func:`judged`, :func:`certainty_rates`) into
 *certain* ones, where the claim is provably false from the decider's own decoded observation
@@ -104,18 +104,15 @@ def certainty_rates(c: Counter) -> dict[str, float | None]:
     on the certain, how often the provably false claim was challenged. (How many of each there
     were is in the counts: ``uncertain_windows``, ``certain_windows``.)
 
-    The accuracy rests on the uncertain challenges alone, few where an agent seldom doubts, so it
-    comes with their number and its Wilson 95 % interval (``uncertain_challenges``,
-    ``uncertain_challenge_accuracy_low`` / ``_high``; ``None`` where there was none): accuracy
-    above the base rate is the mark of informed challenges, and the interval says how sure."""
+    The accuracy rests on the uncertain challenges alone, so it comes with their number
+    (``uncertain_challenges``). Its interval needs to know which games were dealt alike (the
+    calls of one deal hang together), which records alone do not say: an evaluation adds it
+    (:func:`agents.training.evaluate.evaluate`, a deal bootstrap)."""
     n = c["uncertain_challenges"]
-    low, high = wilson(c["uncertain_correct_challenges"], n) if n else (None, None)
     return {
         "uncertain_bluff_rate": ratio(c["uncertain_bluffs"], c["uncertain_windows"]),
         "uncertain_challenge_rate": ratio(n, c["uncertain_windows"]),
         "uncertain_challenge_accuracy": ratio(c["uncertain_correct_challenges"], n),
-        "uncertain_challenge_accuracy_low": low,
-        "uncertain_challenge_accuracy_high": high,
         "uncertain_challenges": n,
         "certain_challenge_rate": ratio(c["certain_challenges"], c["certain_windows"]),
     }
@@ -128,8 +125,8 @@ CERTAINTY_COLUMNS = (
     ("uncertain_challenge_accuracy", "uncertain: accuracy"),
     ("certain_challenge_rate", "certain: challenge rate"),
 )
-# the rates that qualify a column: the uncertain accuracy's Wilson interval and its calls
-CERTAINTY_DETAILS = ("uncertain_challenge_accuracy_low", "uncertain_challenge_accuracy_high", "uncertain_challenges")
+# the rates that qualify a column: the number of calls behind the uncertain accuracy
+CERTAINTY_DETAILS = ("uncertain_challenges",)
 
 
 # -- claims by stage ------------------------------------------------------------------------

@@ -329,7 +329,7 @@ def _write(out: Path, source: Path, entry: dict[str, Any], record: str = "zoo.js
 TABLE_HEADER = (
     "| entry | seed | steps | final evaluation | strongest heuristic field | robustness: fields held | worst field "
     "| exploiter edge (largest start's mean of seeds, 95 % t interval over them) | field exploiter edge "
-    "| strongest known exploiter (bluff transfer: confirmed edge, Wilson 95 %) | uncertain challenges: accuracy [Wilson 95 %] (calls) / bluff base rate |\n"
+    "| strongest known exploiter (bluff transfer: confirmed edge, Wilson 95 %) | uncertain challenges: accuracy [deal bootstrap 95 %] (calls) / bluff base rate |\n"
     "|---|---:|---:|---|---|---:|---|---:|---:|---:|---|\n"
 )
 DIAGNOSTICS = ("random", "always_challenge", "never_challenge", "always_claim")  # fields of these are not "heuristic fields"
@@ -341,8 +341,8 @@ def table(paths: list[Path] | None = None) -> str:
     robustness matrix (fields where it holds up, the worst field), the exploiters' mean edge
     over parity against the agent and against the heuristic field, the strongest known
     exploiter's confirmed edge (``bluff transfer``), and the accuracy of its uncertain
-    challenges (with its interval and the number of calls, where the evaluation kept them)
-    against the base rate of bluffs among those claims."""
+    challenges (with its deal-bootstrap interval and the number of calls, where the evaluation
+    kept them) against the base rate of bluffs among those claims."""
     rows = []
     for path in (paths if paths is not None else entries()):
         rows.append(_row(path.stem if path.suffix == ".zip" else spec_of(path), info(path)))

@@ -26,3 +26,20 @@ def test_a_field_larger_than_the_seats_is_rotated_so_that_every_agent_plays():
 def test_partners_of_the_learner_are_the_learner():
     game = GameInfo.of(bluff_envs.make("tarneeb", raw=True))
     assert lineups(game, "me" + LEARNER, ["rule_based"]) == [["me#learner", "rule_based", "me#learner", "rule_based"]]
+
+
+def test_the_uncertain_accuracy_has_a_deal_bootstrap_interval():
+    field = ["honest", "counter", "bluffer"]
+    result = evaluate("believe_it_or_not", {"max_turns": 200}, "random", field, deals=4, seed=3)
+    b = result.behaviour  # random disbelieves claims it cannot prove false: some of them bluffs
+    assert b["uncertain_challenges"] > 0
+    assert b["uncertain_challenge_accuracy_low"] <= b["uncertain_challenge_accuracy"] <= b["uncertain_challenge_accuracy_high"]
+    again = evaluate("believe_it_or_not", {"max_turns": 200}, "random", field, deals=4, seed=3).behaviour
+    assert again == b  # the bootstrap is seeded by the deals' seed
+    honest = result.field_standings["honest"]["behaviour"]  # honest only calls what it can prove false
+    assert honest["uncertain_challenges"] == 0 and honest["uncertain_challenge_accuracy_low"] is None
+
+
+def test_a_game_without_challenges_gets_no_accuracy_interval():
+    result = evaluate("tarneeb", {"target_score": 11}, "random", ["rule_based"], deals=1, seed=0)
+    assert "uncertain_challenge_accuracy_low" not in result.behaviour
