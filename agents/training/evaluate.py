@@ -25,7 +25,6 @@ import numpy as np
 
 import bluff_envs
 from agents.arena import stats
-from agents.arena.stats import cluster_bootstrap
 from agents.arena.evaluate import play_games
 from agents.base import GameInfo
 from agents.training.learner_env import partners
@@ -143,6 +142,6 @@ def _behaviour(results, seed: int, bootstrap: int = 2000) -> dict[str, dict[str,
     if "uncertain_challenge_accuracy" in next(iter(rates.values()), {}):
         rng = np.random.default_rng(seed)
         for spec, (right, made) in calls.items():
-            low, high = cluster_bootstrap(right, made, bootstrap, rng) if made.sum() else (None, None)
+            low, high = stats.cluster_bootstrap(right, made, bootstrap, rng) if made.sum() else (None, None)
             rates[spec].update(uncertain_challenge_accuracy_low=low, uncertain_challenge_accuracy_high=high)
     return rates

@@ -36,6 +36,8 @@ def test_the_uncertain_accuracy_has_a_deal_bootstrap_interval():
     assert b["uncertain_challenge_accuracy_low"] <= b["uncertain_challenge_accuracy"] <= b["uncertain_challenge_accuracy_high"]
     again = evaluate("believe_it_or_not", {"max_turns": 200}, "random", field, deals=4, seed=3).behaviour
     assert again == b  # the bootstrap is seeded by the deals' seed
+    one = evaluate("believe_it_or_not", {"max_turns": 200}, "random", field, deals=1, seed=3).behaviour
+    assert one["uncertain_challenge_accuracy_low"] == one["uncertain_challenge_accuracy_high"]  # one deal: nothing to resample
     honest = result.field_standings["honest"]["behaviour"]  # honest only calls what it can prove false
     assert honest["uncertain_challenges"] == 0 and honest["uncertain_challenge_accuracy_low"] is None
 
