@@ -10,21 +10,18 @@ statistics give the win rate with its Wilson interval, the parity share and the 
 reward with a deal-bootstrap interval. The behaviour statistics of ``bluff_envs.behaviour``
 (bluff rate, challenge accuracy, …) come from the same game records; the accuracy of uncertain
 challenges, the mark of informed ones, gets a deal-bootstrap interval too
-(``uncertain_challenge_accuracy_low`` / ``_high``): the calls of one deal's rotations answer
-the same cards, so they are not independent, and an interval counting calls would be too narrow.
+(``uncertain_challenge_accuracy_low`` / ``_high``, :mod:`agents.arena.behaviour`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import numpy as np
-
 import bluff_envs
 from agents.arena import stats
+from agents.arena.behaviour import behaviour
 from agents.arena.evaluate import play_games
 from agents.base import GameInfo
 from agents.training.learner_env import partners
@@ -99,7 +96,8 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
     results = play_games(game_name, options, seatings, deals, seed, SEATING, workers, engine=engine)
     agents = stats.agent_order(results, seatings[0])
     table = stats.standings(results, agents, seed=seed)
-    rates = _behaviour(results, seed)
+    found = behaviour(results, seed)  # None for a game without behaviour statistics
+    rates = found.rates if found else {}
     mine = table.pop(me)
     for spec, row in table.items():
         row["behaviour"] = rates.get(spec, {})
@@ -117,31 +115,3 @@ def evaluate(game_name: str, options: dict, learner: str, opponents: Sequence[st
         field=list(opponents),
         seating=SEATING,
     )
-
-
-def _behaviour(results, seed: int, bootstrap: int = 2000) -> dict[str, dict[str, float | None]]:
-    """Behaviour rates per agent spec, where the game has a behaviour module, with the deal-bootstrap
-    interval of the uncertain accuracy where the game has one (``None`` where nobody called)."""
-    try:  # behaviour statistics are a bonus: a game without them is still evaluated
-        from bluff_envs.behaviour import module_for
-
-        module = module_for(results[0].record.game) if results else None
-    except ImportError:
-        return {}
-    if module is None:
-        return {}
-    deals = {d: i for i, d in enumerate(sorted({r.deal for r in results}))}
-    totals: dict[str, Counter] = {}
-    calls: dict[str, np.ndarray] = {}  # per agent and deal: uncertain calls, and how many were right
-    for result in results:
-        for spec, counts in zip(result.record.seats, module.count(result.record)):
-            totals.setdefault(spec, Counter()).update(counts)
-            per_deal = calls.setdefault(spec, np.zeros((2, len(deals))))
-            per_deal[:, deals[result.deal]] += (counts["uncertain_correct_challenges"], counts["uncertain_challenges"])
-    rates = {spec: module.rates(c) for spec, c in totals.items()}
-    if "uncertain_challenge_accuracy" in next(iter(rates.values()), {}):
-        rng = np.random.default_rng(seed)
-        for spec, (right, made) in calls.items():
-            low, high = stats.cluster_bootstrap(right, made, bootstrap, rng) if made.sum() else (None, None)
-            rates[spec].update(uncertain_challenge_accuracy_low=low, uncertain_challenge_accuracy_high=high)
-    return rates

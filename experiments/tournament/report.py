@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bluff_envs.behaviour import agent_counts, module_for
 from agents.arena import stats
+from agents.arena.behaviour import ACCURACY, behaviour as arena_behaviour
 from agents.arena.stats import GameResult
 
 
@@ -37,20 +37,21 @@ def build_summary(config, results: Sequence[GameResult], scheduled: int, bootstr
         "agents": stats.standings(results, agents, bootstrap=bootstrap, seed=config.seed),
         "head_to_head": h2h,
         "ratings": stats.ratings(results, agents, teams, h2h) if results else None,
-        "behaviour": behaviour(config.game, results),
+        "behaviour": behaviour(config, results),
     }
     return _finite(summary)
 
 
-def behaviour(game: str, results: Sequence[GameResult]) -> dict[str, Any] | None:
-    module = module_for(game)
-    if module is None or not results:
+def behaviour(config, results: Sequence[GameResult]) -> dict[str, Any] | None:
+    """The behaviour table: the game module's columns, each agent's rates (the uncertain accuracy
+    with its deal-bootstrap interval, :mod:`agents.arena.behaviour`) and its summed counts."""
+    found = arena_behaviour(results, config.seed)
+    if found is None:
         return None
-    counts = agent_counts((r.record for r in results), module)
     return {
-        "columns": [list(c) for c in module.COLUMNS],
-        "agents": {a: module.rates(c) for a, c in counts.items()},
-        "counts": {a: dict(c) for a, c in counts.items()},
+        "columns": [list(c) for c in found.columns],
+        "agents": found.rates,
+        "counts": {a: dict(c) for a, c in found.counts.items()},
     }
 
 
@@ -156,7 +157,10 @@ def markdown(s: dict[str, Any]) -> str:
                   "| agent | " + " | ".join(h for _, h in b["columns"]) + " |",
                   "|---|" + "---:|" * len(b["columns"])]
         for a, rates in b["agents"].items():
-            lines.append(f"| {a} | " + " | ".join(_num(rates.get(k), ".3f") for k, _ in b["columns"]) + " |")
+            lines.append(f"| {a} | " + " | ".join(_rate(rates, k) for k, _ in b["columns"]) + " |")
+        if any(f"{ACCURACY}_low" in rates for rates in b["agents"].values()):
+            lines += ["", "Uncertain accuracy: [95 % interval] (calls). The interval resamples whole deals: "
+                      "the calls of one deal's rotations answer the same cards."]
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -278,6 +282,15 @@ def _rating_text(s, agent) -> str:
     if not r or agent not in r["agents"]:
         return ""
     return f"{r['agents'][agent]['elo']:.0f} Elo"
+
+
+def _rate(rates: dict[str, Any], key: str) -> str:
+    """A behaviour rate; the uncertain accuracy with its interval and its calls where it has them."""
+    text = _num(rates.get(key), ".3f")
+    low, high = rates.get(f"{key}_low"), rates.get(f"{key}_high")
+    if key != ACCURACY or low is None or high is None:
+        return text
+    return f"{text} [{low:.3f}, {high:.3f}] ({rates.get('uncertain_challenges', 0)})"
 
 
 def _num(value, fmt: str) -> str:

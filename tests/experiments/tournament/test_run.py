@@ -62,7 +62,12 @@ def test_the_command_writes_report_summary_and_plots(tmp_path):
     assert set(summary["ratings"]["nash"]) == set(summary["agents"])
     assert "order" in summary["ratings"]["secondary"]["method"]
     assert summary["behaviour"]["agents"]["honest"]["challenge_accuracy"] in (None, 1.0)  # impossible claims only
+    doubts = summary["behaviour"]["agents"]["random"]  # random doubts claims it cannot prove false
+    low, accuracy, high = (doubts[f"uncertain_challenge_accuracy{k}"] for k in ("_low", "", "_high"))
+    assert doubts["uncertain_challenges"] > 0 and low < accuracy < high  # a deal bootstrap: 4 deals
+    assert summary["behaviour"]["agents"]["honest"]["uncertain_challenge_accuracy_low"] is None  # no such call
     report = (run / "report.md").read_text()
+    assert f"| {accuracy:.3f} [{low:.3f}, {high:.3f}] ({doubts['uncertain_challenges']}) |" in report
     for heading in ("## Standings", "## Head to head", "## Ratings", "## Behaviour", "plots/win_rates.png"):
         assert heading in report
     assert {p.name for p in (run / "plots").iterdir()} == {"win_rates.png", "head_to_head.png", "ratings.png"}
