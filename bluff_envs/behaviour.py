@@ -106,8 +106,8 @@ def certainty_rates(c: Counter) -> dict[str, float | None]:
 
     The accuracy rests on the uncertain challenges alone, so it comes with their number
     (``uncertain_challenges``). Its interval needs to know which games were dealt alike (the
-    calls of one deal hang together), which records alone do not say: an evaluation adds it
-    (:func:`agents.training.evaluate.evaluate`, a deal bootstrap)."""
+    calls of one deal hang together), which records alone do not say: evaluations and
+    tournament reports add it (:mod:`agents.arena.behaviour`, a deal bootstrap)."""
     n = c["uncertain_challenges"]
     return {
         "uncertain_bluff_rate": ratio(c["uncertain_bluffs"], c["uncertain_windows"]),

@@ -6,7 +6,8 @@ decisions). Over many games, the accuracy of uncertain challenges, the mark of i
 gets a 95 % deal-bootstrap interval here (``uncertain_challenge_accuracy_low`` / ``_high``):
 the calls of one deal's rotations answer the same cards, so they are not independent, and an
 interval counting calls would be too narrow. Used by evaluations
-(:func:`agents.training.evaluate.evaluate`) and tournament reports.
+(:func:`agents.training.evaluate.evaluate`), tournament reports and the zoo's table
+(:func:`accuracy_text`).
 """
 
 from __future__ import annotations
@@ -51,3 +52,15 @@ def behaviour(results: Sequence[GameResult], seed: int, bootstrap: int = 2000) -
             low, high = cluster_bootstrap(right, made, bootstrap, rng) if made.sum() else (None, None)
             rates[spec].update({f"{ACCURACY}_low": low, f"{ACCURACY}_high": high})
     return Behaviour(tuple(module.COLUMNS), totals, rates)
+
+
+def accuracy_text(rates: dict) -> str:
+    """The uncertain accuracy as a table shows it: ``0.315 [0.261, 0.375] (254 calls)``, the point
+    alone where no interval was kept (an evaluation from before it was), ``–`` without one."""
+    accuracy = rates.get(ACCURACY)
+    if accuracy is None or accuracy != accuracy:  # None or NaN
+        return "–"
+    low, high, calls = rates.get(f"{ACCURACY}_low"), rates.get(f"{ACCURACY}_high"), rates.get("uncertain_challenges")
+    if low is None or high is None or not calls:
+        return f"{accuracy:.3f}"
+    return f"{accuracy:.3f} [{low:.3f}, {high:.3f}] ({calls} calls)"

@@ -47,6 +47,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from agents.arena.behaviour import accuracy_text
 from agents.ppo import checkpoint
 from agents.training.exploit_results import first_start, interval_text, run_name, summarize
 from agents.training.exploiter_runs import EXPLOITERS, KEPT, find_exploiters, is_kept_exploiter
@@ -381,17 +382,9 @@ def _row(name: str, entry: dict[str, Any]) -> str:
                                       f"{entry['transfer']['exploiters']})")
     behaviour = final.get("behaviour") or {}
     accuracy, base = behaviour.get("uncertain_challenge_accuracy"), behaviour.get("uncertain_bluff_rate")
-    informed = f"{accuracy:.3f}{_accuracy_interval(behaviour)} / {base:.3f}" if accuracy is not None and base is not None else "–"
+    informed = f"{accuracy_text(behaviour)} / {base:.3f}" if accuracy is not None and base is not None else "–"
     return (f"| `{name}` | {entry.get('seed')} | {entry['steps'] / 1e6:.2f}M | {strength} | {strongest_text} | "
             f"{held} | {worst_text} | {edge('agent')} | {edge('field')} | {transfer} | {informed} |\n")
-
-
-def _accuracy_interval(behaviour: dict[str, Any]) -> str:
-    """`` [lo, hi] (n calls)`` of the uncertain-challenge accuracy, where the evaluation kept it
-    (entries evaluated before it did show the point alone)."""
-    low, high, n = (behaviour.get(k) for k in ("uncertain_challenge_accuracy_low", "uncertain_challenge_accuracy_high",
-                                               "uncertain_challenges"))
-    return f" [{low:.3f}, {high:.3f}] ({n} calls)" if low is not None and high is not None and n else ""
 
 
 def _field_text(row: dict[str, Any] | None) -> str:

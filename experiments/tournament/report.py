@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena import stats
-from agents.arena.behaviour import ACCURACY, behaviour as arena_behaviour
+from agents.arena.behaviour import ACCURACY, accuracy_text, behaviour as arena_behaviour
 from agents.arena.stats import GameResult
 
 
@@ -286,11 +286,7 @@ def _rating_text(s, agent) -> str:
 
 def _rate(rates: dict[str, Any], key: str) -> str:
     """A behaviour rate; the uncertain accuracy with its interval and its calls where it has them."""
-    text = _num(rates.get(key), ".3f")
-    low, high = rates.get(f"{key}_low"), rates.get(f"{key}_high")
-    if key != ACCURACY or low is None or high is None:
-        return text
-    return f"{text} [{low:.3f}, {high:.3f}] ({rates.get('uncertain_challenges', 0)})"
+    return accuracy_text(rates) if key == ACCURACY else _num(rates.get(key), ".3f")
 
 
 def _num(value, fmt: str) -> str:

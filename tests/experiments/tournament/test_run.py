@@ -67,7 +67,7 @@ def test_the_command_writes_report_summary_and_plots(tmp_path):
     assert doubts["uncertain_challenges"] > 0 and low < accuracy < high  # a deal bootstrap: 4 deals
     assert summary["behaviour"]["agents"]["honest"]["uncertain_challenge_accuracy_low"] is None  # no such call
     report = (run / "report.md").read_text()
-    assert f"| {accuracy:.3f} [{low:.3f}, {high:.3f}] ({doubts['uncertain_challenges']}) |" in report
+    assert f"| {accuracy:.3f} [{low:.3f}, {high:.3f}] ({doubts['uncertain_challenges']} calls) |" in report
     for heading in ("## Standings", "## Head to head", "## Ratings", "## Behaviour", "plots/win_rates.png"):
         assert heading in report
     assert {p.name for p in (run / "plots").iterdir()} == {"win_rates.png", "head_to_head.png", "ratings.png"}
