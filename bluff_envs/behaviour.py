@@ -13,7 +13,9 @@ offline analysis, so it may look at every hand) and offers:
 Games with challenge decisions also split them (:func:`judged`, :func:`certainty_rates`) into
 *certain* ones, where the claim is provably false from the decider's own decoded observation
 (``env.public_view``, replayed with :func:`~bluff_envs.records.replay_steps`), and *uncertain*
-ones, where it is not.
+ones, where it is not. ``count(record, decisions)`` also lists each of them as a
+:class:`Decision` in ``decisions`` (a list), for splits the counts do not keep: by whose claim
+was answered (``bluff behaviour --by maker``).
 
 The bluffing games also list every claim with the stage of the game it was made at:
 
@@ -83,6 +85,16 @@ def judged(me: Counter, certain: bool, bluff: bool, challenged: bool) -> None:
         me["uncertain_bluffs"] += bluff
         me["uncertain_challenges"] += challenged
         me["uncertain_correct_challenges"] += challenged and bluff
+
+
+class Decision(NamedTuple):
+    """One challenge decision on a claim, as ``count(record, decisions)`` lists it."""
+
+    seat: int  # who decided
+    maker: int  # whose claim it was
+    certain: bool  # provably false from the decider's own view
+    bluff: bool
+    challenged: bool
 
 
 def window_decision(me: Counter, certain: bool, claim: list, challenged: bool) -> None:

@@ -8,6 +8,11 @@ the calls of one deal's rotations answer the same cards, so they are not indepen
 interval counting calls would be too narrow. Used by evaluations
 (:func:`agents.training.evaluate.evaluate`), tournament reports and the zoo's table
 (:func:`accuracy_text`).
+
+:func:`by_maker` splits each agent's uncertain challenge decisions by whose claim it answered,
+and :func:`maker_tables` shows the split (``bluff behaviour --by maker``): an accuracy below the
+base rate says the calls are uninformed; this says where they go wrong (which makers' true
+claims draw the calls, which makers' bluffs go unanswered).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bluff_envs.behaviour import module_for
+from bluff_envs.behaviour import Decision, module_for
+from bluff_envs.records import GameRecord
 from agents.arena.stats import GameResult, cluster_bootstrap
 
 ACCURACY = "uncertain_challenge_accuracy"
@@ -64,3 +70,94 @@ def accuracy_text(rates: dict) -> str:
     if low is None or high is None or not calls:
         return f"{accuracy:.3f}"
     return f"{accuracy:.3f} [{low:.3f}, {high:.3f}] ({calls} calls)"
+
+
+# by_maker's shares: (key, heading, what is counted, out of what)
+MAKER_SHARES = (
+    ("bluff_rate", "bluffs (base rate)", "bluffs", "answers"),
+    ("bluffs_challenged", "bluffs challenged", "right", "bluffs"),
+    ("true_claims_challenged", "true claims challenged", "wrong", "true_claims"),
+    ("accuracy", "accuracy", "right", "challenges"),
+)
+
+
+def by_maker(records: Sequence[GameRecord], seed: int = 0, bootstrap: int = 2000) -> dict[str, dict[str, dict]]:
+    """Each agent's uncertain challenge decisions split by the agent spec whose claim it answered
+    (``"all"`` for every maker together): per agent spec, then per maker, the counts (``answers``,
+    ``bluffs``, ``true_claims``, ``challenges``, ``right``, ``wrong``, and ``certain_answers`` /
+    ``certain_challenges`` on provably false claims) and each share of :data:`MAKER_SHARES`
+    with its 95 % deal-bootstrap interval (``<key>_low`` / ``_high``; records of one deal share
+    their ``seed``). The calls are more often right than the base rate exactly when bluffs are
+    challenged more often than true claims. Empty for a game without challenge decisions."""
+    module = module_for(records[0].game) if records else None
+    if module is None or not hasattr(module, "claims"):
+        return {}
+    keys = [r.seed if r.seed is not None else ("game", n) for n, r in enumerate(records)]  # a deal per seed
+    deals = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+    # per agent and maker: counts per deal, rows as in _COUNTS
+    table: dict[str, dict[str, np.ndarray]] = {}
+    for record, key in zip(records, keys):
+        deal = deals[key]
+        decisions: list[Decision] = []
+        module.count(record, decisions)
+        for d in decisions:
+            per_maker = table.setdefault(record.seats[d.seat], {})
+            for maker in (record.seats[d.maker], "all"):
+                counts = per_maker.setdefault(maker, np.zeros((len(_COUNTS), len(deals))))
+                counts[:, deal] += _counted(d)
+    rng = np.random.default_rng(seed)
+    return {spec: {maker: _shares(counts, bootstrap, rng) for maker, counts in sorted(makers.items(), key=_all_last)}
+            for spec, makers in sorted(table.items())}
+
+
+_COUNTS = ("answers", "bluffs", "true_claims", "challenges", "right", "wrong", "certain_answers", "certain_challenges")
+
+
+def _counted(d: Decision) -> tuple[int, ...]:
+    """One decision as a column of ``_COUNTS``."""
+    uncertain = not d.certain
+    return (uncertain, uncertain and d.bluff, uncertain and not d.bluff, uncertain and d.challenged,
+            uncertain and d.challenged and d.bluff, uncertain and d.challenged and not d.bluff,
+            d.certain, d.certain and d.challenged)
+
+
+def _all_last(item: tuple[str, np.ndarray]) -> tuple[bool, str]:
+    return item[0] == "all", item[0]
+
+
+def _shares(per_deal: np.ndarray, bootstrap: int, rng: np.random.Generator) -> dict:
+    row = dict(zip(_COUNTS, per_deal))
+    out: dict = {key: int(values.sum()) for key, values in row.items()}
+    for key, _, part, whole in MAKER_SHARES:
+        total = row[whole].sum()
+        out[key] = float(row[part].sum() / total) if total else None
+        low, high = cluster_bootstrap(row[part], row[whole], bootstrap, rng) if total else (None, None)
+        out[f"{key}_low"], out[f"{key}_high"] = low, high
+    return out
+
+
+def maker_tables(split: dict[str, dict[str, dict]]) -> str:
+    """:func:`by_maker` as markdown: a table per agent, a row per maker (``all`` last), each share
+    as ``0.880 [0.851, 0.907] (905/1028)``."""
+    lines = []
+    for spec, makers in split.items():
+        if not makers:
+            lines += [f"### {spec}", "", "No challenge decisions.", ""]
+            continue
+        headings = " | ".join(heading for _, heading, _, _ in MAKER_SHARES)
+        lines += [f"### {spec}", "", f"| maker | uncertain answers | {headings} | certain: challenged |",
+                  "|---|---:|" + "---:|" * (len(MAKER_SHARES) + 1)]
+        for maker, row in makers.items():
+            cells = [maker, str(row["answers"])]
+            cells += [_share_text(row, key, part, whole) for key, _, part, whole in MAKER_SHARES]
+            made, certain = row["certain_challenges"], row["certain_answers"]
+            cells.append(f"{made / certain:.3f} ({made}/{certain})" if certain else "–")
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _share_text(row: dict, key: str, part: str, whole: str) -> str:
+    if row[key] is None:
+        return "–"
+    return f"{row[key]:.3f} [{row[key + '_low']:.3f}, {row[key + '_high']:.3f}] ({row[part]}/{row[whole]})"

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, judged, ratio,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, Decision, bluff_and_challenge_rates, certainty_rates, judged, ratio,
 )
 from bluff_envs.believe_it_or_not.actions import BELIEVE, CALLS, DISBELIEVE, DONE, RESPOND
 from bluff_envs.records import GameRecord, replay_rules, replay_steps
@@ -62,7 +62,7 @@ def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -
     return accounted + count > copies
 
 
-def count(record: GameRecord) -> list[Counter]:
+def count(record: GameRecord, decisions: list[Decision] | None = None) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
     last = None  # (maker, bluff) of the most recent play
 
@@ -75,6 +75,8 @@ def count(record: GameRecord) -> list[Counter]:
             c = env.game.config
             certain = provably_false(env.public_view(step.agent), c.num_players, 4 * c.num_decks)
             judged(me, certain, last[1], step.action == DISBELIEVE)
+            if decisions is not None:
+                decisions.append(Decision(step.seat, last[0], certain, last[1], step.action == DISBELIEVE))
         if step.action == DONE:
             building = state.building
             bluff = building.count != building.chosen[state.round_rank]

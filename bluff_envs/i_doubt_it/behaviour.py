@@ -24,7 +24,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, Decision, bluff_and_challenge_rates, certainty_rates, ratio,
+    window_claims, window_decision,
 )
 from bluff_envs.i_doubt_it.actions import DONE, DOUBT, DOUBT_OR_PASS
 from bluff_envs.records import GameRecord, RulesStep, replay_steps
@@ -56,7 +57,7 @@ def provably_false(view: dict[str, np.ndarray], num_players: int, copies: int) -
     return accounted + count > copies
 
 
-def count(record: GameRecord) -> list[Counter]:
+def count(record: GameRecord, decisions: list[Decision] | None = None) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
     claim = None  # (claimer, bluff, doubted, checked) of the play under way
 
@@ -82,6 +83,8 @@ def count(record: GameRecord) -> list[Counter]:
         elif step.action in DOUBT_OR_PASS:
             c = env.game.config
             certain = provably_false(env.public_view(step.agent), c.num_players, 4 * c.num_decks)
+            if decisions is not None:
+                decisions.append(Decision(step.seat, claim[0], certain, claim[1], step.action == DOUBT))
             window_decision(seats[step.seat], certain, claim, step.action == DOUBT)
     settle()
     return seats

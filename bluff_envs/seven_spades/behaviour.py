@@ -25,7 +25,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from bluff_envs.behaviour import (
-    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, bluff_and_challenge_rates, certainty_rates, ratio, window_claims, window_decision,
+    CERTAINTY_COLUMNS, CERTAINTY_DETAILS, Claim, Decision, bluff_and_challenge_rates, certainty_rates, ratio,
+    window_claims, window_decision,
 )
 from bluff_envs.cards import SPADES
 from bluff_envs.records import GameRecord, RulesStep, replay_steps
@@ -55,7 +56,7 @@ def provably_false(view: dict[str, np.ndarray], num_decks: int) -> bool:
     return bool(np.all(accounted[_SPADE_IDS] >= num_decks))
 
 
-def count(record: GameRecord) -> list[Counter]:
+def count(record: GameRecord, decisions: list[Decision] | None = None) -> list[Counter]:
     seats = [Counter() for _ in record.seats]
     claim = None  # [claimer, bluff, challenged] of the claim under challenge
 
@@ -78,6 +79,8 @@ def count(record: GameRecord) -> list[Counter]:
             me["bluffs"] += bluff
         elif step.action in CHALLENGE_OR_PASS:
             certain = provably_false(env.public_view(step.agent), env.game.config.num_decks)
+            if decisions is not None:
+                decisions.append(Decision(step.seat, claim[0], certain, claim[1], step.action == CHALLENGE))
             window_decision(me, certain, claim, step.action == CHALLENGE)
     settle()
     return seats

@@ -160,6 +160,27 @@ def test_certain_and_uncertain_windows_split_every_window(game):
     assert module_for(game).rates(totals)["uncertain_challenges"] == totals["uncertain_challenges"] > 0
 
 
+@pytest.mark.parametrize("game", sorted(CERTAINTY_GAMES))
+def test_the_decisions_listed_are_the_windows_counted(game):
+    """``count(record, decisions)`` lists each challenge decision once, with the counts' verdicts,
+    and never a decision on the decider's own claim."""
+    n = len(bluff_envs.make(game, raw=True).possible_agents)
+    module = module_for(game)
+    for record in (play_game(t) for t in schedule(game, {"max_turns": 400}, [("random",) * n], 2, seed=5)):
+        decisions = []
+        seats = module.count(record, decisions)
+        assert seats == module.count(record)  # listing changes no count
+        for seat, counts in enumerate(seats):
+            mine = [d for d in decisions if d.seat == seat]
+            assert len(mine) == counts[CERTAINTY_GAMES[game]]
+            assert sum(d.certain for d in mine) == counts["certain_windows"]
+            assert sum(d.challenged for d in mine) == counts["challenges"]
+            uncertain = [d for d in mine if not d.certain]
+            assert sum(d.bluff for d in uncertain) == counts["uncertain_bluffs"]
+            assert sum(d.challenged and d.bluff for d in uncertain) == counts["uncertain_correct_challenges"]
+        assert all(d.maker != d.seat for d in decisions)
+
+
 # -- claims by stage ------------------------------------------------------------------------
 
 

@@ -38,6 +38,21 @@ def test_the_tables_and_the_json_of_one_agent(results, tmp_path):
     assert stages["1 card"]["claims"] > 0
 
 
+def test_by_maker_splits_each_agents_uncertain_calls_by_whose_claim(results, tmp_path):
+    out = tmp_path / "makers.json"
+    result = CliRunner().invoke(cli, ["behaviour", str(results), "--by", "maker", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "## Uncertain challenge decisions by maker: i_doubt_it" in result.output
+    assert "| maker | uncertain answers | bluffs (base rate) | bluffs challenged |" in result.output
+    numbers = json.loads(out.read_text())
+    assert numbers["by"] == "maker" and sorted(numbers["agents"]) == ["bluffer", "honest", "random"]
+    counts = agent_counts((r for _, r in read_records(results)), module_for("i_doubt_it"))
+    for spec, makers in numbers["agents"].items():
+        assert makers["all"]["answers"] == counts[spec]["uncertain_windows"]
+        assert makers["all"]["right"] == counts[spec]["uncertain_correct_challenges"]
+        assert makers["all"]["certain_answers"] == counts[spec]["certain_windows"]
+
+
 def test_an_unknown_agent_is_one_line_naming_the_agents_there(results):
     result = CliRunner().invoke(cli, ["behaviour", str(results), "--agent", "counter"])
     assert result.exit_code == 1 and "Traceback" not in result.output
