@@ -25,7 +25,9 @@ The bluffing games also list every claim with the stage of the game it was made 
 
 (:func:`window_claims` is that loop for the games with a doubt / challenge window.)
 :func:`claims_by_stage` sums them per agent and stage, :func:`stage_tables` shows them as
-markdown with Wilson 95 % intervals (:func:`wilson`), for ``bluff behaviour``.
+markdown for ``bluff behaviour``, with the intervals it is given (``bluff behaviour`` gives
+deal-bootstrap ones, :func:`agents.arena.behaviour.stages_with_intervals`) or else Wilson 95 %
+intervals (:func:`wilson`), which count every claim as independent.
 """
 
 from __future__ import annotations
@@ -209,11 +211,14 @@ def stage_key(stage: str, kinds: Sequence[str]) -> tuple:
     return kinds.index(kind) if kind in kinds else len(kinds), kind, numbers
 
 
-def stage_tables(by_stage: dict[str, dict[str, Counter]], answers: Sequence[str]) -> str:
+def stage_tables(by_stage: dict[str, dict[str, Counter]], answers: Sequence[str],
+                 intervals: dict[str, dict[str, dict[str, tuple[float, float]]]] | None = None) -> str:
     """:func:`claims_by_stage` as markdown, a table per agent and a row per stage: the claims,
     the share of bluffs, and the share of each answer among the bluffs and among the true
-    claims, each share with its count and Wilson 95 % interval. ``answers``: the game's, in
-    column order; an answer not among them that occurs gets a column after them."""
+    claims, each share with its count and 95 % interval. ``answers``: the game's, in column
+    order; an answer not among them that occurs gets a column after them. ``intervals``: per
+    agent, stage and share (``"bluffs"``, ``"bluff <answer>"``, ``"true <answer>"``), the
+    interval to show; without them, Wilson intervals, which count the claims as independent."""
     lines = []
     for spec, stages in by_stage.items():
         lines += [f"### {spec}", ""]
@@ -228,18 +233,19 @@ def stage_tables(by_stage: dict[str, dict[str, Counter]], answers: Sequence[str]
             "|---|---:|" + "---:|" * (1 + 2 * len(shown)),
         ]
         for stage, c in stages.items():
+            given = (intervals or {}).get(spec, {}).get(stage, {})
             honest = c["claims"] - c["bluffs"]
-            cells = [stage, str(c["claims"]), _share(c["bluffs"], c["claims"])]
-            cells += [_share(c[f"bluff {a}"], c["bluffs"]) for a in shown]
-            cells += [_share(c[f"true {a}"], honest) for a in shown]
+            cells = [stage, str(c["claims"]), _share(c["bluffs"], c["claims"], given.get("bluffs"))]
+            cells += [_share(c[f"bluff {a}"], c["bluffs"], given.get(f"bluff {a}")) for a in shown]
+            cells += [_share(c[f"true {a}"], honest, given.get(f"true {a}")) for a in shown]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
 
 
-def _share(k: int, n: int) -> str:
-    """``0.250 (1/4) [0.046, 0.699]``; a dash where there was nothing to share."""
+def _share(k: int, n: int, interval: tuple[float, float] | None = None) -> str:
+    """``0.250 (1/4) [0.046, 0.699]`` (``interval``, or Wilson's); a dash where there was nothing to share."""
     if not n:
         return "–"
-    lo, hi = wilson(k, n)
+    lo, hi = interval or wilson(k, n)
     return f"{k / n:.3f} ({k}/{n}) [{lo:.3f}, {hi:.3f}]"

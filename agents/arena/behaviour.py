@@ -9,7 +9,8 @@ interval counting calls would be too narrow. Used by evaluations
 (:func:`agents.training.evaluate.evaluate`), tournament reports and the zoo's table
 (:func:`accuracy_text`).
 
-:func:`by_maker` splits each agent's uncertain challenge decisions by whose claim it answered,
+:func:`stages_with_intervals` gives ``bluff behaviour``'s claims by stage their deal-bootstrap
+intervals. :func:`by_maker` splits each agent's uncertain challenge decisions by whose claim it answered,
 and :func:`maker_tables` shows the split (``bluff behaviour --by maker``): an accuracy below the
 base rate says the calls are uninformed; this says where they go wrong (which makers' true
 claims draw the calls, which makers' bluffs go unanswered).
@@ -19,11 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
 
-from bluff_envs.behaviour import Decision, module_for
+from bluff_envs.behaviour import Decision, claims_by_stage, module_for, stage_key
 from bluff_envs.records import GameRecord
 from agents.arena.stats import GameResult, cluster_bootstrap
 
@@ -72,6 +74,54 @@ def accuracy_text(rates: dict) -> str:
     return f"{accuracy:.3f} [{low:.3f}, {high:.3f}] ({calls} calls)"
 
 
+def _deals(records: Sequence[GameRecord]) -> list[int]:
+    """Each record's deal, numbered from 0: the records of one deal share their ``seed`` (a record
+    without one is a deal of its own)."""
+    keys = [r.seed if r.seed is not None else ("game", n) for n, r in enumerate(records)]
+    numbers = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+    return [numbers[key] for key in keys]
+
+
+Intervals = dict[str, dict[str, dict[str, tuple[float, float]]]]  # per agent spec, stage and share
+
+
+def stages_with_intervals(records: Sequence[GameRecord], module: ModuleType, seed: int = 0,
+                          bootstrap: int = 2000) -> tuple[dict[str, dict[str, Counter]], Intervals]:
+    """:func:`~bluff_envs.behaviour.claims_by_stage` of ``records`` and, for
+    :func:`~bluff_envs.behaviour.stage_tables`, the 95 % deal-bootstrap interval of each of its
+    shares (per agent, stage and share: ``"bluffs"`` of the claims, ``"bluff <answer>"`` of the
+    bluffs, ``"true <answer>"`` of the true claims): the claims of one deal's seatings are
+    dealt the same cards, so they do not count as independent. From a single deal there is
+    nothing to resample: no intervals (the tables then show Wilson's)."""
+    deals = _deals(records)
+    groups: list[list[GameRecord]] = [[] for _ in range(max(deals, default=-1) + 1)]
+    for record, deal in zip(records, deals):
+        groups[deal].append(record)
+    per_deal = [claims_by_stage(group, module) for group in groups]
+    by_stage: dict[str, dict[str, Counter]] = {}
+    for counted in per_deal:
+        for spec, stages in counted.items():
+            for stage, counts in stages.items():
+                by_stage.setdefault(spec, {}).setdefault(stage, Counter()).update(counts)
+    rng = np.random.default_rng(seed)
+    intervals: Intervals = {}
+    for spec, stages in by_stage.items():
+        order = sorted(stages, key=lambda stage: stage_key(stage, module.STAGE_KINDS))
+        by_stage[spec] = {stage: stages[stage] for stage in order}
+        if len(groups) < 2:
+            continue
+        for stage, total in by_stage[spec].items():
+            counts = [counted.get(spec, {}).get(stage, Counter()) for counted in per_deal]
+            column = {key: np.array([c[key] for c in counts], float) for key in total}
+            claims, bluffs = column["claims"], column["bluffs"]
+            shares = {"bluffs": (bluffs, claims)}
+            shares.update({key: (values, bluffs if key.startswith("bluff ") else claims - bluffs)
+                           for key, values in column.items() if key.startswith(("bluff ", "true "))})
+            intervals.setdefault(spec, {})[stage] = {key: cluster_bootstrap(part, whole, bootstrap, rng)
+                                                     for key, (part, whole) in shares.items() if whole.sum()}
+    return by_stage, intervals
+
+
 # by_maker's shares: (key, heading, what is counted, out of what)
 MAKER_SHARES = (
     ("bluff_rate", "bluffs (base rate)", "bluffs", "answers"),
@@ -87,25 +137,24 @@ def by_maker(records: Sequence[GameRecord], seed: int = 0, bootstrap: int = 2000
     ``bluffs``, ``true_claims``, ``challenges``, ``right``, ``wrong``, and ``certain_answers`` /
     ``certain_challenges`` on provably false claims) and each share of :data:`MAKER_SHARES`
     with its 95 % deal-bootstrap interval (``<key>_low`` / ``_high``; records of one deal share
-    their ``seed``). The calls are more often right than the base rate exactly when bluffs are
-    challenged more often than true claims. Empty for a game without challenge decisions."""
+    their ``seed``; ``None`` from a single deal, which leaves nothing to resample). The calls
+    are more often right than the base rate exactly when bluffs are challenged more often than
+    true claims. Empty for a game without challenge decisions."""
     module = module_for(records[0].game) if records else None
     if module is None or not hasattr(module, "claims"):
         return {}
-    keys = [r.seed if r.seed is not None else ("game", n) for n, r in enumerate(records)]  # a deal per seed
-    deals = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+    deals = _deals(records)
     # per agent and maker: counts per deal, rows as in _COUNTS
     table: dict[str, dict[str, np.ndarray]] = {}
-    for record, key in zip(records, keys):
-        deal = deals[key]
+    for record, deal in zip(records, deals):
         decisions: list[Decision] = []
         module.count(record, decisions)
         for d in decisions:
             per_maker = table.setdefault(record.seats[d.seat], {})
             for maker in (record.seats[d.maker], "all"):
-                counts = per_maker.setdefault(maker, np.zeros((len(_COUNTS), len(deals))))
+                counts = per_maker.setdefault(maker, np.zeros((len(_COUNTS), max(deals) + 1)))
                 counts[:, deal] += _counted(d)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed) if max(deals) else None
     return {spec: {maker: _shares(counts, bootstrap, rng) for maker, counts in sorted(makers.items(), key=_all_last)}
             for spec, makers in sorted(table.items())}
 
@@ -125,13 +174,14 @@ def _all_last(item: tuple[str, np.ndarray]) -> tuple[bool, str]:
     return item[0] == "all", item[0]
 
 
-def _shares(per_deal: np.ndarray, bootstrap: int, rng: np.random.Generator) -> dict:
+def _shares(per_deal: np.ndarray, bootstrap: int, rng: np.random.Generator | None) -> dict:
+    """A row of counts per deal as its counts and shares; intervals where ``rng`` is given."""
     row = dict(zip(_COUNTS, per_deal))
     out: dict = {key: int(values.sum()) for key, values in row.items()}
     for key, _, part, whole in MAKER_SHARES:
         total = row[whole].sum()
         out[key] = float(row[part].sum() / total) if total else None
-        low, high = cluster_bootstrap(row[part], row[whole], bootstrap, rng) if total else (None, None)
+        low, high = cluster_bootstrap(row[part], row[whole], bootstrap, rng) if total and rng else (None, None)
         out[f"{key}_low"], out[f"{key}_high"] = low, high
     return out
 
@@ -160,4 +210,6 @@ def maker_tables(split: dict[str, dict[str, dict]]) -> str:
 def _share_text(row: dict, key: str, part: str, whole: str) -> str:
     if row[key] is None:
         return "–"
+    if row[f"{key}_low"] is None:
+        return f"{row[key]:.3f} ({row[part]}/{row[whole]})"
     return f"{row[key]:.3f} [{row[key + '_low']:.3f}, {row[key + '_high']:.3f}] ({row[part]}/{row[whole]})"

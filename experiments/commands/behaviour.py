@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 import bluff_envs
-from bluff_envs.behaviour import claims_by_stage, module_for, stage_tables
+from bluff_envs.behaviour import module_for, stage_tables
 from bluff_envs.records import read_records
-from agents.arena.behaviour import by_maker, maker_tables
+from agents.arena.behaviour import by_maker, maker_tables, stages_with_intervals
 from experiments.commands import disk_errors_as_messages
 
 
@@ -26,13 +26,14 @@ from experiments.commands import disk_errors_as_messages
 def command(path, split, agents, out):
     """Each agent's claims in a tournament's results.jsonl (or a record file), split by the stage
     of the game they were made at: how often the claim was a bluff, and how the table answered
-    bluffs and true claims, each share with its count and a Wilson 95 % interval.
+    bluffs and true claims, each share with its count and a 95 % interval that resamples deals
+    (the games of one deal seed: they are dealt the same cards, so their claims are not
+    independent).
 
     With --by maker, each agent's answers to claims it could not prove false, split by whose
     claim it answered: the base rate of bluffs, how often it challenged the bluffs and the true
-    claims, and how often its challenges were right, each with a 95 % interval that resamples
-    deals (the games of one deal seed). Its challenges beat the base rate exactly when it
-    challenges bluffs more often than true claims.
+    claims, and how often its challenges were right, each with the same kind of interval. Its
+    challenges beat the base rate exactly when it challenges bluffs more often than true claims.
 
     The records are replayed with full state, so this is for analysis after the games, not for
     agents."""
@@ -58,7 +59,7 @@ def command(path, split, agents, out):
     if agents:  # only the games the agents asked for sat in: replaying is the slow part
         records = [r for r in records if set(agents) & set(r.seats)]
     try:
-        counted = claims_by_stage(records, module) if split == "stage" else by_maker(records)
+        counted, intervals = stages_with_intervals(records, module) if split == "stage" else (by_maker(records), {})
     except ValueError as error:  # a ReplayError: the record is not the game it claims to be
         raise click.ClickException(f"a game of {path} does not replay: {error}") from None
     if agents:
@@ -66,8 +67,9 @@ def command(path, split, agents, out):
     numbers = {"game": game, "games": len(records), "source": str(path), "by": split}
     if split == "stage":
         click.echo(f"## Claims by stage: {game}, {len(records)} games of {path}\n")
-        click.echo(stage_tables(counted, module.ANSWERS))
+        click.echo(stage_tables(counted, module.ANSWERS, intervals))
         numbers["answers"] = list(module.ANSWERS)
+        numbers["intervals"] = {spec: intervals.get(spec, {}) for spec in counted}
     else:
         click.echo(f"## Uncertain challenge decisions by maker: {game}, {len(records)} games of {path}\n")
         click.echo(maker_tables(counted))

@@ -254,6 +254,9 @@ def test_claims_by_stage_sums_every_seat_an_agent_held_in_the_games_order():
     table = stage_tables({"a": by_stage["a"]}, module_for("believe_it_or_not").ANSWERS)
     assert "| add 1 | 1 | 1.000 (1/1) [0.207, 1.000] | 0.000 (0/1) [0.000, 0.793] | " in table
     assert "true claims unanswered" in table.splitlines()[2]  # an answer beyond the game's own gets a column
+    given = stage_tables({"a": by_stage["a"]}, module_for("believe_it_or_not").ANSWERS,
+                         {"a": {"add 1": {"bluffs": (0.5, 1.0)}}})
+    assert "| add 1 | 1 | 1.000 (1/1) [0.500, 1.000] | 0.000 (0/1) [0.000, 0.793] | " in given  # Wilson where none
 
 
 def test_stages_sort_by_kind_then_number():

@@ -1,11 +1,13 @@
-"""Uncertain challenge decisions split by whose claim they answered (``bluff behaviour --by maker``)."""
+"""``bluff behaviour``'s statistics with deal-bootstrap intervals: claims by stage, and uncertain
+challenge decisions split by whose claim they answered (``--by maker``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.arena.behaviour import MAKER_SHARES, behaviour, by_maker, maker_tables
+from agents.arena.behaviour import MAKER_SHARES, behaviour, by_maker, maker_tables, stages_with_intervals
 from agents.arena.evaluate import play_games
+from bluff_envs.behaviour import claims_by_stage, module_for
 from bluff_envs.records import GameRecord
 
 
@@ -62,3 +64,33 @@ def test_the_tables_show_a_row_per_maker_and_no_decisions_plainly(results):
 def test_a_game_without_challenges_has_no_split():
     tarneeb = GameRecord("tarneeb", {}, 0, [], ["rule_based"] * 4, [], [0.0] * 4, 0, False)
     assert by_maker([tarneeb]) == {} and by_maker([]) == {}
+
+
+def test_claims_by_stage_get_an_interval_per_share_that_resamples_deals(results):
+    records = [r.record for r in results]
+    module = module_for("believe_it_or_not")
+    by_stage, intervals = stages_with_intervals(records, module, seed=2)
+    assert by_stage == claims_by_stage(records, module)
+    assert {s: list(stages) for s, stages in by_stage.items()} == {
+        s: list(stages) for s, stages in claims_by_stage(records, module).items()}  # the game's order
+    assert (by_stage, intervals) == stages_with_intervals(records, module, seed=2)
+    checked = 0
+    for spec, stages in by_stage.items():
+        for stage, c in stages.items():
+            wholes = {"bluffs": c["claims"], **{k: c["bluffs"] if k.startswith("bluff ") else c["claims"] - c["bluffs"]
+                                                for k in c if k.startswith(("bluff ", "true "))}}
+            for key, whole in wholes.items():
+                if not whole:
+                    assert key not in intervals[spec][stage]
+                    continue
+                low, high = intervals[spec][stage][key]
+                share = c[key] / whole
+                assert low - 1e-12 <= share <= high + 1e-12
+                checked += 1
+    assert checked > 30
+    one_deal = [r.record for r in results if r.deal == results[0].deal]
+    assert stages_with_intervals(one_deal, module)[1] == {}  # nothing to resample: the tables show Wilson's
+    row = by_maker(one_deal)["random"]["all"]
+    assert row["accuracy"] is not None and row["accuracy_low"] is None
+    assert f"| all | {row['answers']} | {row['bluff_rate']:.3f} ({row['bluffs']}/{row['answers']}) |" in maker_tables(
+        {"random": {"all": row}})

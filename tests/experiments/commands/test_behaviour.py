@@ -36,6 +36,8 @@ def test_the_tables_and_the_json_of_one_agent(results, tmp_path):
     assert sum(c["claims"] for c in stages.values()) == plays["plays"]  # every play, once
     assert sum(c["bluffs"] for c in stages.values()) == plays["bluffs"]
     assert stages["1 card"]["claims"] > 0
+    low, high = numbers["intervals"]["bluffer"]["1 card"]["bluffs"]  # a deal bootstrap's
+    assert low <= stages["1 card"]["bluffs"] / stages["1 card"]["claims"] <= high
 
 
 def test_by_maker_splits_each_agents_uncertain_calls_by_whose_claim(results, tmp_path):
