@@ -407,7 +407,7 @@ def test_a_config_error_is_a_value_error_that_pickles():
 # the MaskablePPO configs (those saying `algorithm: rllib` belong to agents.rllib)
 # <recipe>_continued, _shaped, _strong, _selfplay, _tables, _symmetric, _entropy, _slow, _third,
 # _fourth, _fifth, _sixth, _seventh, _record, _mixed (and stacked, e.g. _symmetric_continued): a step that goes on from another recipe's agents (in the zoo)
-STEPS = ("_strong", "_shaped", "_mixed", "_record", "_seventh", "_sixth", "_fifth", "_fourth", "_third", "_entropy", "_slow", "_continued", "_selfplay", "_tables", "_symmetric")
+STEPS = ("_answers", "_mostly", "_strong", "_shaped", "_mixed", "_record", "_seventh", "_sixth", "_fifth", "_fourth", "_third", "_entropy", "_slow", "_continued", "_selfplay", "_tables", "_symmetric")
 SHIPPED = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if not is_rllib_config(p))
 SHIPPED_RLLIB = sorted(p for p in (ROOT / "experiments" / "train").glob("*.yaml") if is_rllib_config(p))
 
